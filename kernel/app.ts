@@ -1,0 +1,64 @@
+/**
+ * The middleware order, nothing else. Read top to bottom, it is the story of a request:
+ * errors and access log → request id → CORS preflight → route lookup → authentication →
+ * rate limit → 404/405 → JSON body (415/413/400) → validation and handler → JSON answer.
+ */
+import Koa from 'koa';
+import { keyIndex } from './api-keys.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { authenticate } from './middleware/auth.js';
+import { jsonBody } from './middleware/body.js';
+import { corsPreflight } from './middleware/cors.js';
+import { dispatch } from './middleware/dispatch.js';
+import { errors } from './middleware/errors.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { requestId } from './middleware/request-id.js';
+import { lookupRoute } from './middleware/route.js';
+import { buildOpenApiDocument } from './openapi.js';
+import type { RateLimitStore } from './rate-limit/store.js';
+import type { Registry } from './registry.js';
+import type { KernelState, Route } from './types.js';
+
+/** The API's version, as the contract labels it. */
+export const API_VERSION = '1.0.0';
+
+export interface AppOptions {
+  readonly config: Config;
+  readonly registry: Registry;
+  readonly logger: Logger;
+  readonly rateLimitStore: RateLimitStore;
+  /** Body cap in bytes (the contract's 10 MiB unless a test lowers it). */
+  readonly bodyLimit?: number;
+}
+
+/** Every path the service answers, computed once. */
+export function buildRoutes(registry: Registry): Map<string, Route> {
+  const routes = new Map<string, Route>();
+  routes.set('/healthz', { method: 'GET', public: true, json: JSON.stringify({ status: 'ok' }) });
+  routes.set('/v1/openapi.json', { method: 'GET', public: false, json: JSON.stringify(buildOpenApiDocument(registry, API_VERSION)) });
+  for (const operation of registry.operations.values()) routes.set(operation.path, { method: 'POST', public: false, operation });
+  return routes;
+}
+
+export function createApp(options: AppOptions): Koa<KernelState> {
+  const { config, logger } = options;
+  const app = new Koa<KernelState>({ proxy: config.server.trustProxy > 0, maxIpsCount: config.server.trustProxy });
+  app.silent = true;
+  app.on('error', (error: unknown) => logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'response not delivered'));
+  app.use(errors(logger));
+  app.use(requestId());
+  app.use(corsPreflight());
+  app.use(lookupRoute(buildRoutes(options.registry)));
+  app.use(authenticate(keyIndex(config.auth.apiKeys)));
+  app.use(
+    rateLimit({
+      windowSeconds: config.rateLimit.windowSeconds,
+      anonymousMax: config.rateLimit.anonymous.max,
+      apiKeyMax: config.rateLimit.apiKey.max,
+      store: options.rateLimitStore,
+    }),
+  );
+  app.use(dispatch(jsonBody(options.bodyLimit)));
+  return app;
+}

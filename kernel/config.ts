@@ -1,0 +1,131 @@
+/**
+ * Configuration: config/default.yaml, the file named by TOOLSHED_CONFIG merged over it, then PORT
+ * and HOST. The kernel's own sections are checked here; every other top-level key must belong to a
+ * plugin and is checked against that plugin's schema once plugins are discovered.
+ */
+import { readFile } from 'node:fs/promises';
+import { compileSchema, Type, type ErrorDetail, type Static } from '@toolshed/plugin-sdk';
+import { parse as parseYaml } from 'yaml';
+
+const closed = { additionalProperties: false } as const;
+// `default: {}` on each section lets TypeBox descend and fill the keys inside a missing section.
+const section = { additionalProperties: false, default: {} } as const;
+const Names = Type.Array(Type.String({ minLength: 1 }), { default: [] });
+
+/** The kernel's sections of the configuration. */
+export const CoreConfigSchema = Type.Object(
+  {
+    server: Type.Object(
+      {
+        host: Type.String({ minLength: 1, default: '127.0.0.1' }),
+        port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+        trustProxy: Type.Integer({ minimum: 0, maximum: 32, default: 0 }),
+        shutdownTimeoutMs: Type.Integer({ minimum: 0, maximum: 600000, default: 10000 }),
+      },
+      section,
+    ),
+    auth: Type.Object(
+      {
+        apiKeys: Type.Array(
+          Type.Object(
+            {
+              name: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }),
+              sha256: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
+            },
+            closed,
+          ),
+          { default: [] },
+        ),
+      },
+      section,
+    ),
+    rateLimit: Type.Object(
+      {
+        anonymous: Type.Object({ max: Type.Integer({ minimum: 1, default: 30 }) }, section),
+        apiKey: Type.Object({ max: Type.Integer({ minimum: 1, default: 600 }) }, section),
+        windowSeconds: Type.Integer({ minimum: 1, maximum: 86400, default: 60 }),
+      },
+      section,
+    ),
+    plugins: Type.Object({ dirs: Names, packages: Names, enabled: Type.Array(Type.String({ minLength: 1 }), { default: ['*'] }), disabled: Names }, section),
+    log: Type.Object(
+      { level: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }) },
+      section,
+    ),
+  },
+  // Further top-level keys are plugin sections, checked after discovery (see registry.ts).
+  { additionalProperties: true },
+);
+
+export type CoreConfig = Static<typeof CoreConfigSchema>;
+
+/** The whole configuration: the kernel's sections plus the raw plugin sections. */
+export type Config = CoreConfig & Record<string, unknown>;
+
+/** Names of the kernel's own top-level keys. */
+export const coreSections: ReadonlySet<string> = new Set(Object.keys(CoreConfigSchema.properties));
+
+/** A configuration the service cannot start with; the message names every bad key. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly ErrorDetail[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `- ${problem.path || '/'}: ${problem.message}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Merges `override` into `base`: objects key by key, everything else (arrays too) replaced. */
+export function mergeConfig(base: unknown, override: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(override)) return override === undefined ? base : override;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(override)) merged[key] = mergeConfig(base[key], value);
+  return merged;
+}
+
+async function readYaml(file: string | URL): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new Error(`Cannot read the configuration file ${String(file)}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    return parseYaml(text) ?? {};
+  } catch (error) {
+    throw new Error(`The configuration file ${String(file)} is not valid YAML: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+const coreValidator = compileSchema(CoreConfigSchema);
+
+/** Checks the kernel's sections and fills their defaults; throws ConfigError naming every bad key. */
+export function validateCoreConfig(raw: unknown): Config {
+  const config = coreValidator.withDefaults(isPlainObject(raw) ? raw : {});
+  const problems = isPlainObject(raw) ? coreValidator.problems(config) : [{ path: '', message: 'must be a mapping' }];
+  const names = new Set<string>();
+  const digests = new Set<string>();
+  if (problems.length === 0) {
+    for (const [index, key] of (config as Config).auth.apiKeys.entries()) {
+      if (names.has(key.name)) problems.push({ path: `/auth/apiKeys/${index}/name`, message: 'is used by another key' });
+      if (digests.has(key.sha256.toLowerCase())) problems.push({ path: `/auth/apiKeys/${index}/sha256`, message: 'is used by another key' });
+      names.add(key.name);
+      digests.add(key.sha256.toLowerCase());
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config as Config;
+}
+
+/** Reads, merges and checks the configuration for `env` (process.env in production). */
+export async function loadConfig(env: NodeJS.ProcessEnv, defaultsFile: string | URL): Promise<Config> {
+  let raw = await readYaml(defaultsFile);
+  if (env.TOOLSHED_CONFIG) raw = mergeConfig(raw, await readYaml(env.TOOLSHED_CONFIG));
+  const server: Record<string, unknown> = {};
+  if (env.HOST !== undefined && env.HOST !== '') server.host = env.HOST;
+  if (env.PORT !== undefined && env.PORT !== '') server.port = /^\d+$/.test(env.PORT) ? Number(env.PORT) : env.PORT;
+  raw = mergeConfig(raw, { server });
+  return validateCoreConfig(raw);
+}

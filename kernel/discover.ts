@@ -1,0 +1,78 @@
+/**
+ * Finds plugins: every `<dir>/<group>/index.js` below the built-in folder and the configured
+ * folders, plus the configured npm packages. Each manifest is checked with this kernel's SDK; any
+ * problem stops the start with a message naming the file. Nothing is skipped silently.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { checkPlugin, SDK_VERSION, type Plugin } from '@toolshed/plugin-sdk';
+import fg from 'fast-glob';
+
+/** A plugin and where it came from. */
+export interface LoadedPlugin {
+  readonly plugin: Plugin;
+  /** The file or package name it was loaded from, for messages. */
+  readonly source: string;
+}
+
+/** A plugin that cannot be loaded; the message names its file or package. */
+export class PluginLoadError extends Error {
+  constructor(source: string, problems: readonly string[]) {
+    super(`Cannot load the plugin ${source}:\n- ${problems.join('\n- ')}`);
+    this.name = 'PluginLoadError';
+  }
+}
+
+async function importManifest(specifier: string, source: string): Promise<Plugin> {
+  let module: { default?: unknown };
+  try {
+    module = (await import(specifier)) as { default?: unknown };
+  } catch (error) {
+    throw new PluginLoadError(source, [(error as Error).message]);
+  }
+  const problems = checkPlugin(module.default, SDK_VERSION);
+  if (problems.length > 0) throw new PluginLoadError(source, problems);
+  return module.default as Plugin;
+}
+
+/** Loads the plugin folders inside `dir`; each folder's name must equal its manifest's group. */
+async function loadFolder(dir: string): Promise<LoadedPlugin[]> {
+  const files = await fg('*/index.{js,mjs}', { cwd: dir, absolute: true, onlyFiles: true });
+  files.sort();
+  const loaded: LoadedPlugin[] = [];
+  for (const file of files) {
+    const plugin = await importManifest(pathToFileURL(file).href, file);
+    const folder = path.basename(path.dirname(file));
+    if (folder !== plugin.group) {
+      throw new PluginLoadError(file, [`the folder is named "${folder}" but the group is "${plugin.group}"; they must be equal`]);
+    }
+    loaded.push({ plugin, source: file });
+  }
+  return loaded;
+}
+
+/** Where plugins come from. */
+export interface DiscoveryOptions {
+  /** The built-in plugin folder. */
+  readonly builtinDir: string;
+  /** Operator folders, relative to the working directory or absolute. */
+  readonly dirs: readonly string[];
+  /** Operator npm packages. */
+  readonly packages: readonly string[];
+}
+
+/** Loads every plugin; throws PluginLoadError on the first bad one and on duplicate groups. */
+export async function discoverPlugins(options: DiscoveryOptions): Promise<LoadedPlugin[]> {
+  const loaded: LoadedPlugin[] = [];
+  for (const dir of [options.builtinDir, ...options.dirs.map((dir) => path.resolve(dir))]) {
+    loaded.push(...(await loadFolder(dir)));
+  }
+  for (const name of options.packages) loaded.push({ plugin: await importManifest(name, `package ${name}`), source: `package ${name}` });
+  const seen = new Map<string, string>();
+  for (const { plugin, source } of loaded) {
+    const first = seen.get(plugin.group);
+    if (first !== undefined) throw new PluginLoadError(source, [`the group "${plugin.group}" is already provided by ${first}`]);
+    seen.set(plugin.group, source);
+  }
+  return loaded;
+}

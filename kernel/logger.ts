@@ -1,0 +1,23 @@
+/**
+ * The logger. One JSON line per request and per failure; request bodies, query strings,
+ * Authorization headers and error messages that may quote input are never handed to it.
+ */
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+/** A pino logger writing to `destination` (stdout by default). */
+export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+  const options = { level, base: null, messageKey: 'msg' };
+  return destination ? pino(options, destination) : pino(options, pino.destination({ fd: 1, sync: false }));
+}
+
+/**
+ * What of an error may be logged: its type and stack frames. The message is withheld because a
+ * plugin bug can throw an error whose message quotes the request (JSON.parse does).
+ */
+export function describeFailure(error: unknown): { type: string; stack: string[] } {
+  if (!(error instanceof Error)) return { type: typeof error, stack: [] };
+  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).map((line) => line.trim());
+  return { type: error.name, stack: frames };
+}

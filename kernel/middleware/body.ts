@@ -1,0 +1,111 @@
+/**
+ * Reads an operation's JSON body: media type checked before reading, gzip/deflate/br decoded, the
+ * 10 MiB cap enforced on the bytes as they arrive (raw and decoded, with or without Content-Length),
+ * UTF-8 checked, parsed. Error messages give a position, never the body's content.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { HttpError } from '../http-error.js';
+import { findJsonSyntaxProblem } from '../json-syntax.js';
+import type { KernelMiddleware } from '../types.js';
+
+/** The contract's body cap: 10 MiB. */
+export const BODY_LIMIT = 10 * 1024 * 1024;
+
+const jsonMediaType = /^application\/(?:json|[a-z0-9!#$&^_.-]+\+json)$/;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function tooLarge(limit: number): HttpError {
+  // Connection: close, so the unread rest of the body is never parsed as a next request.
+  return new HttpError(413, 'payload_too_large', `The request body is larger than ${limit} bytes`, { Connection: 'close' });
+}
+
+function decoderFor(encoding: string | undefined): Transform | undefined {
+  const name = (encoding ?? 'identity').trim().toLowerCase();
+  if (name === 'identity' || name === '') return undefined;
+  if (name === 'gzip' || name === 'x-gzip') return createGunzip();
+  if (name === 'deflate') return createInflate();
+  if (name === 'br') return createBrotliDecompress();
+  throw new HttpError(415, 'unsupported_media_type', 'Content-Encoding must be gzip, deflate, br or identity');
+}
+
+/** Collects the request's bytes, refusing more than `limit` (before or after decoding). */
+export function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) return Promise.reject(tooLarge(limit));
+  const decoder = decoderFor(req.headers['content-encoding']);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let raw = 0;
+    let done = false;
+    const source = decoder ?? req;
+    const finish = (error?: Error): void => {
+      if (done) return;
+      done = true;
+      if (decoder) {
+        req.unpipe(decoder);
+        decoder.destroy();
+      }
+      source.removeListener('data', onData);
+      req.removeListener('data', onRaw);
+      req.pause();
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) finish(tooLarge(limit));
+      else chunks.push(chunk);
+    };
+    const onRaw = (chunk: Buffer): void => {
+      raw += chunk.length;
+      if (raw > limit) finish(tooLarge(limit));
+    };
+    source.on('data', onData);
+    source.once('end', () => finish());
+    source.once('error', () =>
+      finish(decoder ? new HttpError(400, 'invalid_json', 'The request body could not be decompressed') : new HttpError(400, 'invalid_json', 'The request body could not be read')),
+    );
+    req.once('aborted', () => finish(new HttpError(400, 'invalid_json', 'The client aborted the request body')));
+    if (decoder) {
+      req.on('data', onRaw);
+      req.pipe(decoder);
+    }
+  });
+}
+
+/** Parses the bytes as a JSON object; an empty body is `{}`. */
+export function parseJsonObject(bytes: Buffer): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'The request body is not valid UTF-8');
+  }
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const problem = findJsonSyntaxProblem(text);
+    const where = problem ? `: ${problem.reason} at line ${problem.line}, column ${problem.column}` : '';
+    throw new HttpError(400, 'invalid_json', `The request body is not valid JSON${where}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpError(400, 'invalid_json', 'The request body must be a JSON object');
+  }
+  return value;
+}
+
+export function jsonBody(limit = BODY_LIMIT): KernelMiddleware {
+  return async function readJsonBody(ctx, next) {
+    const type = ctx.req.headers['content-type'];
+    if (type !== undefined && !jsonMediaType.test(type.split(';', 1)[0]!.trim().toLowerCase())) {
+      throw new HttpError(415, 'unsupported_media_type', 'Content-Type must be application/json');
+    }
+    ctx.state.body = parseJsonObject(await readBytes(ctx.req, limit));
+    await next();
+  };
+}

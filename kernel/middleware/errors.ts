@@ -1,0 +1,57 @@
+/**
+ * The outermost middleware: sets the headers every answer carries, translates every error into the
+ * contract's JSON error body, and writes the one access-log line of the request.
+ */
+import { isToolshedError } from '@toolshed/plugin-sdk';
+import { describeFailure, type Logger } from '../logger.js';
+import { JSON_TYPE, type KernelContext, type KernelMiddleware } from '../types.js';
+
+const exposedHeaders = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id';
+
+function errorBody(code: string, message: string, details?: unknown): string {
+  return JSON.stringify({ error: details === undefined ? { code, message } : { code, message, details } });
+}
+
+function translate(ctx: KernelContext, error: unknown, logger: Logger): void {
+  if (isToolshedError(error)) {
+    ctx.status = error.status;
+    const headers = (error as { headers?: unknown }).headers;
+    if (typeof headers === 'object' && headers !== null) ctx.set(headers as Record<string, string>);
+    // Every 400 lists what is wrong; a body that is not JSON at all is wrong as a whole (path "").
+    const details = error.status === 400 ? (error.details ?? [{ path: '', message: error.message }]) : undefined;
+    ctx.body = errorBody(error.code, error.message, details);
+  } else {
+    ctx.status = 500;
+    ctx.body = errorBody('internal_error', 'An internal error occurred; the request id identifies it in the log');
+    logger.error({ requestId: ctx.state.requestId, operation: ctx.state.route?.operation?.operation.id, error: describeFailure(error) }, 'request failed');
+  }
+  ctx.res.setHeader('Content-Type', JSON_TYPE);
+}
+
+export function errors(logger: Logger): KernelMiddleware {
+  return async function errorsAndAccessLog(ctx, next) {
+    const started = performance.now();
+    const res = ctx.res;
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', exposedHeaders);
+    try {
+      await next();
+    } catch (error) {
+      translate(ctx, error, logger);
+    }
+    logger.info(
+      {
+        requestId: ctx.state.requestId,
+        operation: ctx.state.route?.operation?.operation.id,
+        method: ctx.method,
+        status: ctx.status,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        ip: ctx.ip,
+        key: ctx.state.apiKey,
+      },
+      'request',
+    );
+  };
+}

@@ -1,0 +1,117 @@
+/** A pure function: registry → OpenAPI 3.1 document. */
+import type { Registry } from './registry.js';
+
+const errorSchema = {
+  type: 'object',
+  required: ['error'],
+  additionalProperties: false,
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      additionalProperties: false,
+      properties: {
+        code: { type: 'string', description: 'machine-readable code, listed in docs/errors.md' },
+        message: { type: 'string' },
+        details: {
+          type: 'array',
+          description: '400 only: every offending field',
+          items: {
+            type: 'object',
+            required: ['path', 'message'],
+            additionalProperties: false,
+            properties: { path: { type: 'string', description: 'JSON Pointer into the body' }, message: { type: 'string' } },
+          },
+        },
+      },
+    },
+  },
+};
+
+const sharedResponses: Record<string, string> = {
+  '400': 'Malformed JSON (invalid_json) or parameters that do not match the schema (validation_failed, with details)',
+  '401': 'Invalid or revoked API key (unauthorized)',
+  '404': 'Unknown path (not_found)',
+  '413': 'Request body larger than 10 MiB (payload_too_large)',
+  '415': 'Content-Type or Content-Encoding not supported (unsupported_media_type)',
+  '422': 'Valid parameters, but the tool cannot process the input',
+  '429': 'Rate limit exceeded (rate_limited); Retry-After says when to retry',
+  '502': 'An upstream service failed (upstream_error)',
+  '504': 'An upstream service timed out (upstream_timeout)',
+};
+
+function errorResponse(description: string, headers?: Record<string, unknown>): Record<string, unknown> {
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
+}
+
+const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** Builds the document for the enabled operations of `registry`. */
+export function buildOpenApiDocument(registry: Registry, version: string): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  const groups = new Map(registry.plugins.map((plugin) => [plugin.group, plugin]));
+  for (const { path, operation } of registry.operations.values()) {
+    const definition = operation.definition;
+    const plugin = groups.get(operation.group);
+    const codes = Object.entries(plugin?.errors ?? {});
+    const example = definition.examples[0];
+    const responses: Record<string, unknown> = {
+      '200': {
+        description: 'Success',
+        content: { 'application/json': { schema: plain(operation.responseSchema), ...(example ? { example: example.response } : {}) } },
+      },
+    };
+    for (const status of ['400', '401', '404', '413', '415', '422', '429']) {
+      if (status === '422' && codes.length === 0) continue;
+      responses[status] = { $ref: `#/components/responses/${status}` };
+    }
+    if (definition.upstream === true) {
+      responses['502'] = { $ref: '#/components/responses/502' };
+      responses['504'] = { $ref: '#/components/responses/504' };
+    }
+    const description = [definition.description, codes.length > 0 ? `422 codes: ${codes.map(([code, text]) => `\`${code}\` (${text})`).join(', ')}.` : undefined]
+      .filter((part) => part !== undefined)
+      .join('\n\n');
+    paths[path] = {
+      post: {
+        operationId: operation.id,
+        tags: [operation.group],
+        summary: definition.summary,
+        ...(description ? { description } : {}),
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: plain(operation.requestSchema),
+              examples: Object.fromEntries(definition.examples.map((entry, index) => [`example${index + 1}`, { summary: entry.title ?? `Example ${index + 1}`, value: entry.body }])),
+            },
+          },
+        },
+        responses,
+      },
+    };
+  }
+  const rateHeaders = { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 1 } } };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Toolshed utility tools API',
+      version,
+      description: 'Small, stateless utility operations. Beta. Request data is processed in memory only and is neither stored nor logged.',
+    },
+    tags: registry.plugins.map((plugin) => ({ name: plugin.group, ...(plugin.summary ? { description: plugin.summary } : {}) })),
+    security: [{}, { bearerAuth: [] }],
+    paths,
+    components: {
+      schemas: { Error: errorSchema },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Optional API key (tsk_…); raises the rate limit' } },
+      responses: Object.fromEntries(
+        Object.entries(sharedResponses).map(([status, text]) => [status, errorResponse(text, status === '429' ? rateHeaders : undefined)]),
+      ),
+    },
+  };
+}

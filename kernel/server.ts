@@ -1,0 +1,71 @@
+/**
+ * Starting and stopping the service, as a function tests can call: read config → discover plugins
+ * → build the app → listen. `stop()` stops accepting, lets in-flight requests finish (bounded),
+ * then closes plugins and the rate-limit store.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { discoverPlugins } from './discover.js';
+import type { Logger } from './logger.js';
+import { createMemoryStore } from './rate-limit/memory-store.js';
+import { buildRegistry, type Registry } from './registry.js';
+
+/** The folder of the built-in plugins (next to the kernel in the build output). */
+export const builtinPluginDir = fileURLToPath(new URL('../plugins/', import.meta.url));
+
+export interface RunningService {
+  readonly server: Server;
+  readonly registry: Registry;
+  /** `http://host:port` as actually bound. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly builtinDir?: string;
+  readonly bodyLimit?: number;
+}
+
+export async function startService(options: StartOptions): Promise<RunningService> {
+  const { config, logger } = options;
+  const loaded = await discoverPlugins({
+    builtinDir: options.builtinDir ?? builtinPluginDir,
+    dirs: config.plugins.dirs,
+    packages: config.plugins.packages,
+  });
+  const registry = buildRegistry(loaded, config);
+  const store = createMemoryStore(config.rateLimit.windowSeconds * 1000);
+  const app = createApp({ config, registry, logger, rateLimitStore: store, bodyLimit: options.bodyLimit });
+  const server = createServer(app.callback());
+  // A slow client may not hold a connection open forever.
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 20_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.server.port, config.server.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let stopping: Promise<void> | undefined;
+  const stop = async (): Promise<void> => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const deadline = setTimeout(() => server.closeAllConnections(), config.server.shutdownTimeoutMs);
+    deadline.unref();
+    await closed;
+    clearTimeout(deadline);
+    await Promise.all(registry.plugins.map(async (plugin) => plugin.close?.()));
+    await store.close();
+  };
+  return {
+    server,
+    registry,
+    url: `http://${host}:${address.port}`,
+    stop: () => (stopping ??= stop()),
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * The manifest API: `definePlugin` and `defineOperation`. A manifest is plain data plus handler
+ * functions; it is checked eagerly here and again by the kernel when it loads (with the kernel's
+ * own copy of these rules), so a malformed plugin fails loudly instead of being skipped.
+ */
+import semver from 'semver';
+import type { Static, TObject, TSchema } from 'typebox';
+import { compileSchema } from './validation.js';
+import { findOpenObjects } from './schema-rules.js';
+import { SDK_VERSION } from './version.js';
+
+/** What a handler gets besides its input: never Koa's context, headers or status codes. */
+export interface OperationContext<Config = unknown> {
+  /** Aborted when the client goes away or the kernel gives up; pass it to fetch() and workers. */
+  readonly signal: AbortSignal;
+  /** The plugin's configuration section, validated, with its defaults filled in. */
+  readonly config: Config;
+  /** The current time; injectable so tests are exact. */
+  now(): Date;
+}
+
+/** A request/response pair shown in the OpenAPI document and replayed by the contract test. */
+export interface OperationExample<Response = unknown> {
+  /** A short name for the example. */
+  readonly title?: string;
+  /** The request body as a client sends it (defaults may be left out). */
+  readonly body: Readonly<Record<string, unknown>>;
+  /** The exact response the handler gives for `body`. */
+  readonly response: Response;
+}
+
+/** One operation: its schemas, examples and handler. Build it with {@link defineOperation}. */
+export interface OperationDefinition<Body extends TObject = TObject, Response extends TSchema = TSchema, Config = unknown> {
+  /** One line for the OpenAPI document. */
+  readonly summary: string;
+  /** Longer explanation (Markdown) for the OpenAPI document. */
+  readonly description?: string;
+  /**
+   * Request body schema. Every object in it must be closed (`additionalProperties: false`).
+   * Give defaulted fields a `default` and leave `Type.Optional` off: the kernel fills them in,
+   * so the handler sees them as present, and the wire schema marks them optional.
+   */
+  readonly body: Body;
+  /** Response schema; objects closed as well, because responses carry only the listed fields. */
+  readonly response: Response;
+  /** At least one example; each is replayed against the handler by the contract test. */
+  readonly examples: readonly OperationExample<Static<Response>>[];
+  /** True when the handler calls an upstream service and may answer 502/504. */
+  readonly upstream?: boolean;
+  /** Pure function of its input: returns the response object or throws an SDK error. */
+  readonly handler: (input: Static<Body>, context: OperationContext<Config>) => Static<Response> | Promise<Static<Response>>;
+}
+
+/** The plugin's configuration: one top-level section of the operator's config file. */
+export interface PluginConfigDefinition<Schema extends TObject = TObject> {
+  /** Name of the top-level key in the config file (for example `regex`). */
+  readonly section: string;
+  /** Schema of the section; give every key a default so the plugin runs without configuration. */
+  readonly schema: Schema;
+}
+
+/** The manifest a plugin's `index` exports as default. Build it with {@link definePlugin}. */
+export interface PluginDefinition {
+  /** URL segment and folder name, kebab-case (`hash-generator`). */
+  readonly group: string;
+  /** The SDK semver range this plugin was built for (for example `^1.0.0`). */
+  readonly sdk: string;
+  /** One line describing the group, for the OpenAPI document. */
+  readonly summary?: string;
+  /** Every 422 code the handlers may throw, with a description (listed in docs/errors.md). */
+  readonly errors?: Readonly<Record<string, string>>;
+  /** Optional configuration section. */
+  readonly config?: PluginConfigDefinition;
+  /** Operation name (URL segment, kebab-case) to operation. */
+  // Handlers are contravariant in their input; `any` lets operations with different schemas share one map.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly operations: Readonly<Record<string, OperationDefinition<any, any, any>>>;
+  /** Called once on graceful shutdown (terminate workers, close sockets). */
+  readonly close?: () => Promise<void> | void;
+}
+
+/** A checked manifest, as the kernel loads it. */
+export type Plugin = PluginDefinition & { readonly kind: 'toolshed-plugin' };
+
+const kebabCase = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+const snakeCase = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function schemaProblems(where: string, schema: unknown, mustBeObject: boolean): string[] {
+  if (!isRecord(schema)) return [`${where} is not a schema`];
+  if (mustBeObject && schema.type !== 'object') return [`${where} must be an object schema (Type.Object)`];
+  const problems = findOpenObjects(schema).map((pointer) => `${where} ${pointer} must set additionalProperties`);
+  try {
+    compileSchema(schema as TSchema);
+  } catch (error) {
+    problems.push(`${where} does not compile: ${(error as Error).message}`);
+  }
+  return problems;
+}
+
+function operationProblems(name: string, operation: unknown): string[] {
+  const where = `operation "${name}"`;
+  if (!kebabCase.test(name)) return [`${where}: the name must be kebab-case`];
+  if (!isRecord(operation)) return [`${where} is not an object`];
+  const problems: string[] = [];
+  if (typeof operation.summary !== 'string' || operation.summary === '') problems.push(`${where}: summary is missing`);
+  if (typeof operation.handler !== 'function') problems.push(`${where}: handler is not a function`);
+  problems.push(...schemaProblems(`${where}: body`, operation.body, true));
+  problems.push(...schemaProblems(`${where}: response`, operation.response, false));
+  const examples = operation.examples;
+  if (!Array.isArray(examples) || examples.length === 0) problems.push(`${where}: at least one example is required`);
+  else if (!examples.every((example) => isRecord(example) && isRecord(example.body) && 'response' in example)) {
+    problems.push(`${where}: every example needs a body object and a response`);
+  }
+  return problems;
+}
+
+/**
+ * Every way `value` fails to be a loadable manifest for an SDK of version `sdkVersion`; empty when
+ * it is fine. The kernel calls this with its own SDK version, whatever copy built the plugin.
+ */
+export function checkPlugin(value: unknown, sdkVersion: string = SDK_VERSION): string[] {
+  if (!isRecord(value)) return ['the default export is not a plugin manifest (use definePlugin)'];
+  const problems: string[] = [];
+  if (value.kind !== 'toolshed-plugin') problems.push('the manifest was not made with definePlugin');
+  if (typeof value.group !== 'string' || !kebabCase.test(value.group)) problems.push('group must be a kebab-case name');
+  if (typeof value.sdk !== 'string' || semver.validRange(value.sdk) === null) {
+    problems.push('sdk must be a semver range such as ^1.0.0');
+  } else if (!semver.satisfies(sdkVersion, value.sdk)) {
+    problems.push(`the plugin needs SDK ${value.sdk}, this kernel has ${sdkVersion}`);
+  }
+  if (value.errors !== undefined) {
+    if (!isRecord(value.errors)) problems.push('errors must map codes to descriptions');
+    else {
+      for (const [code, text] of Object.entries(value.errors)) {
+        if (!snakeCase.test(code) || typeof text !== 'string') problems.push(`error code "${code}" must be snake_case with a description`);
+      }
+    }
+  }
+  if (value.config !== undefined) {
+    const config = value.config;
+    if (!isRecord(config) || typeof config.section !== 'string' || !/^[a-zA-Z][a-zA-Z0-9]*$/.test(config.section)) {
+      problems.push('config.section must be a plain name');
+    } else problems.push(...schemaProblems('config.schema', config.schema, true));
+  }
+  if (value.close !== undefined && typeof value.close !== 'function') problems.push('close must be a function');
+  const operations = value.operations;
+  if (!isRecord(operations) || Object.keys(operations).length === 0) problems.push('operations must hold at least one operation');
+  else for (const [name, operation] of Object.entries(operations)) problems.push(...operationProblems(name, operation));
+  return problems;
+}
+
+/**
+ * Declares one operation. Returns the definition unchanged; its job is to infer the handler's
+ * input and output types from the schemas.
+ */
+export function defineOperation<Body extends TObject, Response extends TSchema, Config = unknown>(
+  definition: OperationDefinition<Body, Response, Config>,
+): OperationDefinition<Body, Response, Config> {
+  return definition;
+}
+
+/**
+ * Declares a plugin and checks it at once: a malformed manifest throws here, at import time, with
+ * every problem listed.
+ */
+export function definePlugin(definition: PluginDefinition): Plugin {
+  const plugin: Plugin = Object.freeze({ ...definition, kind: 'toolshed-plugin' as const });
+  const problems = checkPlugin(plugin);
+  if (problems.length > 0) {
+    throw new Error(`Invalid plugin "${String(definition.group)}":\n- ${problems.join('\n- ')}`);
+  }
+  return plugin;
+}

@@ -1,0 +1,85 @@
+/**
+ * Errors a handler throws to say "this input cannot be processed". The kernel turns them into HTTP
+ * answers. It recognises them by their `isToolshedError` mark, never by `instanceof`, because a
+ * third-party plugin may bring its own copy of this package.
+ */
+
+/** One offending field of a 400 answer. */
+export interface ErrorDetail {
+  /** JSON Pointer to the field (`""` for the body itself). */
+  path: string;
+  /** What is wrong with it, without quoting its value. */
+  message: string;
+}
+
+/** Base of every error the kernel translates; `status` and `code` become the HTTP answer. */
+export class ToolshedError extends Error {
+  /** Marks the error for the kernel across module copies. */
+  readonly isToolshedError = true as const;
+  /**
+   * @param status HTTP status the kernel answers with.
+   * @param code snake_case machine-readable code (`error.code`).
+   * @param message human-readable message (`error.message`); never quote secrets or whole inputs.
+   * @param details the offending fields, for 400 answers.
+   */
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: readonly ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'ToolshedError';
+  }
+}
+
+/**
+ * 400 `validation_failed`: the parameters break a rule the JSON Schema cannot express, such as
+ * "exactly one of `text` and `dataBase64`". `details` names every offending field.
+ */
+export class InputError extends ToolshedError {
+  constructor(message: string, details: readonly ErrorDetail[]) {
+    super(400, 'validation_failed', message, details);
+    this.name = 'InputError';
+  }
+}
+
+/**
+ * 422: the parameters are valid, but the tool cannot process the input (invalid Base64, a regex
+ * that timed out). `code` must be declared in the plugin's `errors`; an undeclared code is a bug
+ * and answers 500.
+ */
+export class UnprocessableError extends ToolshedError {
+  constructor(code: string, message: string) {
+    super(422, code, message);
+    this.name = 'UnprocessableError';
+  }
+}
+
+/** 502 `upstream_error`: a service the tool depends on (a DNS resolver) failed or answered garbage. */
+export class UpstreamError extends ToolshedError {
+  constructor(message: string) {
+    super(502, 'upstream_error', message);
+    this.name = 'UpstreamError';
+  }
+}
+
+/** 504 `upstream_timeout`: a service the tool depends on did not answer in time. */
+export class UpstreamTimeoutError extends ToolshedError {
+  constructor(message: string) {
+    super(504, 'upstream_timeout', message);
+    this.name = 'UpstreamTimeoutError';
+  }
+}
+
+/** True for any error of this module, whichever copy of the SDK created it. */
+export function isToolshedError(value: unknown): value is ToolshedError {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<ToolshedError>;
+  return (
+    candidate.isToolshedError === true &&
+    typeof candidate.status === 'number' &&
+    typeof candidate.code === 'string' &&
+    typeof candidate.message === 'string'
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * @toolshed/plugin-sdk: everything a Toolshed plugin needs, and the only module it imports from
+ * Toolshed. See docs/writing-a-plugin.md.
+ */
+export { default as Type } from 'typebox';
+export type { Static, TSchema, TObject } from 'typebox';
+export { SDK_VERSION } from './version.js';
+export {
+  definePlugin,
+  defineOperation,
+  checkPlugin,
+  type Plugin,
+  type PluginDefinition,
+  type PluginConfigDefinition,
+  type OperationDefinition,
+  type OperationContext,
+  type OperationExample,
+} from './define.js';
+export {
+  ToolshedError,
+  InputError,
+  UnprocessableError,
+  UpstreamError,
+  UpstreamTimeoutError,
+  isToolshedError,
+  type ErrorDetail,
+} from './errors.js';
+export { compileOperation, compilePlugin, resolvePluginConfig, type CompiledOperation } from './operation.js';
+export { compileSchema, describeErrors, MAX_ERROR_DETAILS, type SchemaValidator } from './validation.js';
+export { invoke, type InvokeOptions } from './invoke.js';

@@ -1,0 +1,68 @@
+/**
+ * Rules a manifest's schemas must follow, and the one transformation the wire contract needs.
+ * Pure functions over plain JSON Schema objects.
+ */
+type SchemaNode = Record<string, unknown>;
+
+function isNode(value: unknown): value is SchemaNode {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Calls `visit` on `schema` and every sub-schema below it, with its JSON Pointer. */
+function walk(schema: unknown, pointer: string, visit: (node: SchemaNode, pointer: string) => void): void {
+  if (!isNode(schema)) return;
+  visit(schema, pointer);
+  for (const key of ['properties', 'patternProperties', '$defs']) {
+    const children = schema[key];
+    if (isNode(children)) {
+      for (const [name, child] of Object.entries(children)) walk(child, `${pointer}/${key}/${name}`, visit);
+    }
+  }
+  for (const key of ['items', 'additionalProperties', 'not', 'contains']) walk(schema[key], `${pointer}/${key}`, visit);
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) {
+    const list = schema[key];
+    if (Array.isArray(list)) list.forEach((child, index) => walk(child, `${pointer}/${key}/${index}`, visit));
+  }
+}
+
+/**
+ * Lists the object schemas that accept unknown properties without saying so. The contract wants
+ * 400 for an unknown property and responses with only the listed fields, so every object must
+ * set `additionalProperties` (usually `false`) or use `patternProperties` (a record).
+ */
+export function findOpenObjects(schema: unknown): string[] {
+  const open: string[] = [];
+  walk(schema, '#', (node, pointer) => {
+    const isObject = node.type === 'object' || isNode(node.properties);
+    if (isObject && !('additionalProperties' in node) && !isNode(node.patternProperties)) open.push(pointer);
+  });
+  return open;
+}
+
+/**
+ * The schema as a client sees it: a property with a `default` is filled in by the kernel, so it is
+ * not required on the wire even though the handler always receives it.
+ */
+export function toWireSchema<T>(schema: T): T {
+  const copy = JSON.parse(JSON.stringify(schema)) as T;
+  walk(copy, '#', (node) => {
+    const properties = node.properties;
+    if (!Array.isArray(node.required) || !isNode(properties)) return;
+    const required = node.required.filter((name) => !(isNode(properties[name]) && 'default' in properties[name]));
+    if (required.length > 0) node.required = required;
+    else delete node.required;
+  });
+  return copy;
+}
+
+/** Resolves a `#/a/b` schema pointer inside `schema`; `undefined` when it leads nowhere. */
+export function resolveSchemaPointer(schema: unknown, pointer: string): unknown {
+  const segments = pointer.replace(/^#\/?/, '').split('/').filter((segment) => segment !== '');
+  let node: unknown = schema;
+  for (const raw of segments) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}

@@ -1,0 +1,125 @@
+/**
+ * Request validation: compile once, fill defaults, then check without coercion, and describe every
+ * offending field. Shared by the kernel, the config loader and the `invoke()` test helper, so a
+ * plugin's unit tests go through exactly what a real request goes through.
+ */
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import type { TLocalizedValidationError } from 'typebox/error';
+import { Settings } from 'typebox/system';
+import type { ErrorDetail } from './errors.js';
+import { resolveSchemaPointer } from './schema-rules.js';
+
+/** Most entries a 400 `details` array carries; a hostile body can break a rule millions of times. */
+export const MAX_ERROR_DETAILS = 100;
+const MAX_PATH_LENGTH = 256;
+
+// TypeBox stops collecting at 8 errors by default; `details` must name every offending field (up to
+// our own cap). The raw count is higher than the cap because some raw errors fold into one detail.
+Settings.Set({ maxErrors: MAX_ERROR_DETAILS * 4 });
+
+/** A compiled schema: fills defaults into a value, then reports every rule it breaks. */
+export interface SchemaValidator {
+  /** Fills defaults in place (the value must be a fresh object, e.g. straight from JSON.parse). */
+  withDefaults(value: unknown): unknown;
+  /** Every broken rule, as `details`; empty when the value is valid. */
+  problems(value: unknown): ErrorDetail[];
+  /** Fast path: true when the value is valid. */
+  check(value: unknown): boolean;
+}
+
+/** Compiles `schema` once; throws when TypeBox cannot compile it. */
+export function compileSchema(schema: TSchema): SchemaValidator {
+  const validator = Compile(schema);
+  return {
+    withDefaults: (value) => validator.Default(value),
+    check: (value) => validator.Check(value),
+    problems: (value) => (validator.Check(value) ? [] : describeErrors(schema, validator.Errors(value))),
+  };
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function capPath(path: string): string {
+  return path.length <= MAX_PATH_LENGTH ? path : `${path.slice(0, MAX_PATH_LENGTH)}…`;
+}
+
+function listValues(values: readonly unknown[]): string {
+  const shown = values.slice(0, 20).map((value) => JSON.stringify(value));
+  return values.length > 20 ? `${shown.join(', ')}, …` : shown.join(', ');
+}
+
+const typeNames: Record<string, string> = {
+  number: 'a number',
+  integer: 'an integer',
+  string: 'a string',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+/** The `const` values of a union of literals, or undefined when the union is anything else. */
+function literalUnionValues(schema: unknown): unknown[] | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  const branches = (schema as { anyOf?: unknown }).anyOf;
+  if (!Array.isArray(branches)) return undefined;
+  const values: unknown[] = [];
+  for (const branch of branches) {
+    if (typeof branch !== 'object' || branch === null || !('const' in branch)) return undefined;
+    values.push((branch as { const: unknown }).const);
+  }
+  return values;
+}
+
+function detailsOf(schema: TSchema, error: TLocalizedValidationError): ErrorDetail[] {
+  switch (error.keyword) {
+    case 'required':
+      return error.params.requiredProperties.map((name) => ({
+        path: `${error.instancePath}/${escapePointer(name)}`,
+        message: 'is required',
+      }));
+    case 'additionalProperties':
+      return error.params.additionalProperties.map((name) => ({
+        path: `${error.instancePath}/${escapePointer(name)}`,
+        message: 'is not an allowed property',
+      }));
+    case 'boolean':
+      // "schema is false" repeats what the additionalProperties error already says.
+      return [];
+    case 'type': {
+      const types = Array.isArray(error.params.type) ? error.params.type : [error.params.type];
+      return [{ path: error.instancePath, message: `must be ${types.map((type) => typeNames[type] ?? type).join(' or ')}` }];
+    }
+    case 'enum':
+      return [{ path: error.instancePath, message: `must be one of ${listValues(error.params.allowedValues)}` }];
+    case 'anyOf': {
+      const values = literalUnionValues(resolveSchemaPointer(schema, error.schemaPath));
+      const message = values ? `must be one of ${listValues(values)}` : 'does not match any of the allowed forms';
+      return [{ path: error.instancePath, message }];
+    }
+    default:
+      return [{ path: error.instancePath, message: error.message }];
+  }
+}
+
+/** Turns TypeBox's raw errors into one `details` entry per offending field and rule. */
+export function describeErrors(schema: TSchema, errors: readonly TLocalizedValidationError[]): ErrorDetail[] {
+  // Errors inside a failed anyOf branch are noise: the anyOf error itself says what was expected.
+  const failedUnions = errors.filter((error) => error.keyword === 'anyOf').map((error) => `${error.schemaPath}/anyOf/`);
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  for (const error of errors) {
+    if (failedUnions.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
+    for (const detail of detailsOf(schema, error)) {
+      const key = `${detail.path}\u0000${detail.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      details.push({ path: capPath(detail.path), message: detail.message });
+      if (details.length === MAX_ERROR_DETAILS) return details;
+    }
+  }
+  return details;
+}

@@ -1,0 +1,42 @@
+import { definePlugin, defineOperation, Type } from '@toolshed/plugin-sdk';
+import { decodeBase64Text, encodeBase64 } from './codec.js';
+
+const closed = { additionalProperties: false } as const;
+
+export default definePlugin({
+  group: 'base64',
+  sdk: '^1.0.0',
+  summary: 'Base64 encoding and decoding of UTF-8 text (RFC 4648)',
+  errors: {
+    invalid_base64: 'The input is not Base64 in the standard or URL-safe alphabet',
+    invalid_utf8: 'The decoded bytes are not valid UTF-8 text',
+  },
+  operations: {
+    encode: defineOperation({
+      summary: 'Encode UTF-8 text as Base64',
+      body: Type.Object(
+        {
+          text: Type.String({ description: 'Text, encoded as UTF-8 before Base64' }),
+          urlSafe: Type.Boolean({ default: false, description: 'URL-safe alphabet (- and _), no padding' }),
+        },
+        closed,
+      ),
+      response: Type.Object({ base64: Type.String() }, closed),
+      examples: [
+        { title: 'RFC 4648 test vector', body: { text: 'foobar' }, response: { base64: 'Zm9vYmFy' } },
+        { title: 'URL-safe, no padding', body: { text: 'ü?', urlSafe: true }, response: { base64: 'w7w_' } },
+      ],
+      handler: ({ text, urlSafe }) => ({ base64: encodeBase64(text, urlSafe) }),
+    }),
+    decode: defineOperation({
+      summary: 'Decode Base64 (either alphabet) to UTF-8 text',
+      body: Type.Object(
+        { base64: Type.String({ description: 'Standard or URL-safe Base64; whitespace and missing padding allowed' }) },
+        closed,
+      ),
+      response: Type.Object({ text: Type.String() }, closed),
+      examples: [{ title: 'RFC 4648 test vector', body: { base64: 'Zm9vYg==' }, response: { text: 'foob' } }],
+      handler: ({ base64 }) => ({ text: decodeBase64Text(base64) }),
+    }),
+  },
+});
