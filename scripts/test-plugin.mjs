@@ -1,8 +1,7 @@
 // Builds and tests one plugin folder on its own, so plugins can be developed side by side while
 // another folder does not compile yet: `node scripts/test-plugin.mjs <group>`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const group = process.argv[2];
@@ -15,7 +14,9 @@ const run = (command, args) => {
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 if (!existsSync('plugin-sdk/dist/index.js')) run('npx', ['tsc', '-b', 'plugin-sdk']);
-const config = path.join(mkdtempSync(path.join(tmpdir(), 'toolshed-')), 'tsconfig.json');
+// Inside the repository (dist/ is ignored by git) so that @types resolve from node_modules.
+mkdirSync('dist', { recursive: true });
+const config = path.resolve(`dist/tsconfig.${group}.json`);
 writeFileSync(config, JSON.stringify({
   extends: path.resolve('tsconfig.base.json'),
   compilerOptions: { rootDir: path.resolve('.'), outDir: path.resolve('dist') },
