@@ -1,0 +1,93 @@
+import { definePlugin, defineOperation, Type, UnprocessableError, type OperationContext, type Static } from '@toolshed/plugin-sdk';
+import type { RegexJob, RegexOutcome } from './match.js';
+import { WorkerPool } from './pool.js';
+
+const closed = { additionalProperties: false } as const;
+
+const RegexConfig = Type.Object(
+  {
+    timeoutMs: Type.Integer({ minimum: 10, maximum: 60000, default: 1000, description: 'Time budget of one regex job' }),
+    workers: Type.Integer({ minimum: 1, maximum: 16, default: 2, description: 'Regex jobs running at once' }),
+  },
+  closed,
+);
+type RegexConfig = Static<typeof RegexConfig>;
+
+/** Characters one answer may carry (matches, groups and replaced text together): twice the 10 MiB body cap. */
+export const MAX_OUTPUT = 2 * 10 * 1024 * 1024;
+
+let pool: WorkerPool<RegexJob, RegexOutcome> | undefined;
+
+const Match = Type.Object(
+  {
+    index: Type.Integer({ description: 'Start, in UTF-16 code units' }),
+    end: Type.Integer({ description: 'End (exclusive), in UTF-16 code units' }),
+    text: Type.String(),
+    groups: Type.Array(Type.String(), { description: 'Numbered groups; "" for a group that did not take part' }),
+    named: Type.Record(Type.String(), Type.String(), { description: 'Named groups; "" for one that did not take part' }),
+  },
+  closed,
+);
+
+async function test(input: Omit<RegexJob, 'maxOutput'>, context: OperationContext<RegexConfig>) {
+  pool ??= new WorkerPool(new URL('./worker.js', import.meta.url), context.config.workers);
+  const outcome = await pool.run({ ...input, maxOutput: MAX_OUTPUT }, context.config.timeoutMs, context.signal);
+  if (outcome === 'timeout' || outcome === 'aborted') {
+    throw new UnprocessableError('regex_timeout', `The pattern did not finish within ${context.config.timeoutMs} ms`);
+  }
+  if (outcome === 'crashed') throw new UnprocessableError('output_too_large', 'The pattern needed more memory than a request may use');
+  if (!outcome.ok) throw new UnprocessableError(outcome.code, outcome.message);
+  return outcome.result;
+}
+
+export default definePlugin({
+  group: 'regex-tester',
+  sdk: '^1.0.0',
+  summary: 'Test JavaScript regular expressions: matches, groups, replacement',
+  config: { section: 'regex', schema: RegexConfig },
+  errors: {
+    invalid_regex: 'The pattern or the flags are not a valid JavaScript regular expression',
+    regex_timeout: 'The pattern ran longer than the time budget (catastrophic backtracking)',
+    output_too_large: 'The matches or the replaced text would make the answer too large',
+  },
+  close: async () => {
+    await pool?.close();
+    pool = undefined;
+  },
+  operations: {
+    test: defineOperation({
+      summary: 'Run a regular expression over a text',
+      description:
+        'JavaScript semantics (flags d, g, i, m, s, u, v, y). Without `g` at most one match. `replaced` is present only when `replacement` is given; it supports $1, $<name>, $& and the other JavaScript patterns.',
+      body: Type.Object(
+        {
+          pattern: Type.String({ description: 'JavaScript syntax, without surrounding slashes' }),
+          flags: Type.String({ default: 'g', maxLength: 8 }),
+          text: Type.String(),
+          replacement: Type.Optional(Type.String()),
+          limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Most matches returned' }),
+        },
+        closed,
+      ),
+      response: Type.Object(
+        { matches: Type.Array(Match), truncated: Type.Boolean(), replaced: Type.Optional(Type.String()) },
+        closed,
+      ),
+      examples: [
+        {
+          title: 'Named groups and a replacement',
+          body: { pattern: '(?<year>\\d{4})-(\\d{2})', text: 'from 2024-05 to 2025-01', replacement: '$2/$<year>' },
+          response: {
+            matches: [
+              { index: 5, end: 12, text: '2024-05', groups: ['2024', '05'], named: { year: '2024' } },
+              { index: 16, end: 23, text: '2025-01', groups: ['2025', '01'], named: { year: '2025' } },
+            ],
+            truncated: false,
+            replaced: 'from 05/2024 to 01/2025',
+          },
+        },
+      ],
+      handler: (input, context: OperationContext<RegexConfig>) => test(input, context),
+    }),
+  },
+});
