@@ -1,0 +1,110 @@
+// Authentication (401) and rate limiting (429) over real HTTP.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { digestApiKey, generateApiKey, KEY_PREFIX } from '../kernel/api-keys.js';
+import { send } from './support/http.js';
+import { startTestService, type TestService } from './support/service.js';
+
+const key = generateApiKey();
+const revoked = generateApiKey();
+const services: TestService[] = [];
+after(() => Promise.all(services.map((service) => service.stop())));
+
+async function start(config: Record<string, unknown>): Promise<TestService> {
+  const service = await startTestService(config);
+  services.push(service);
+  return service;
+}
+
+const echo = '/v1/kernel-probe/echo';
+const body = { text: 'x' };
+
+describe('API keys', () => {
+  it('generates tsk_ keys of 32 base62 characters and stores only their SHA-256', () => {
+    assert.match(key, new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{32}$`));
+    assert.notEqual(generateApiKey(), generateApiKey());
+    // SHA-256("abc"), FIPS 180-2 Appendix B.1.
+    assert.equal(digestApiKey('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('admits anonymous requests and requests with a configured key; refuses unknown, revoked and malformed ones', async () => {
+    const service = await start({ auth: { apiKeys: [{ name: 'ci', sha256: digestApiKey(key).toUpperCase() }] } });
+    assert.equal((await send(service.url, echo, { body })).status, 200);
+    assert.equal((await send(service.url, echo, { body, headers: { Authorization: `Bearer ${key}` } })).status, 200);
+    assert.equal((await send(service.url, echo, { body, headers: { Authorization: `bearer ${key}` } })).status, 200);
+    for (const header of [`Bearer ${revoked}`, `Basic ${key}`, 'Bearer', 'Bearer ', key, '']) {
+      const answer = await send(service.url, echo, { body, headers: { Authorization: header } });
+      assert.equal(answer.status, 401, JSON.stringify(header));
+      assert.equal(answer.headers['www-authenticate'], 'Bearer error="invalid_token"');
+      assert.equal((answer.json as { error: { code: string } }).error.code, 'unauthorized');
+      assert.ok(!answer.text.includes(revoked), 'the key is never echoed');
+    }
+    const line = service.logs.find((entry) => entry.includes('"key":"ci"'));
+    assert.ok(line, 'the access log names the key');
+    assert.equal(service.logs.filter((entry) => entry.includes(key) || entry.includes(revoked)).length, 0, 'keys are never logged');
+  });
+});
+
+describe('rate limits', () => {
+  it('allows max requests per window, then answers 429 with an integer Retry-After ≥ 1', async () => {
+    const service = await start({ rateLimit: { anonymous: { max: 3 }, windowSeconds: 60 } });
+    const remaining: string[] = [];
+    for (let index = 0; index < 3; index++) {
+      const answer = await send(service.url, echo, { body });
+      assert.equal(answer.status, 200);
+      assert.equal(answer.headers['ratelimit-limit'], '3');
+      const reset = Number(answer.headers['ratelimit-reset']);
+      assert.ok(Number.isInteger(reset) && reset >= 1 && reset <= 60, `reset ${reset}`);
+      remaining.push(String(answer.headers['ratelimit-remaining']));
+    }
+    assert.deepEqual(remaining, ['2', '1', '0']);
+    const limited = await send(service.url, echo, { body });
+    assert.equal(limited.status, 429);
+    assert.equal((limited.json as { error: { code: string } }).error.code, 'rate_limited');
+    const retry = Number(limited.headers['retry-after']);
+    assert.ok(Number.isInteger(retry) && retry >= 1 && retry <= 60, `Retry-After ${limited.headers['retry-after']}`);
+    assert.equal(limited.headers['content-type'], 'application/json; charset=utf-8');
+    // Unknown paths count too, and are limited like the rest.
+    assert.equal((await send(service.url, '/v1/unknown/op', { body })).status, 429);
+    // Health checks are never limited.
+    assert.equal((await send(service.url, '/healthz', { method: 'GET' })).status, 200);
+  });
+
+  it('gives a key its own, higher limit, counted per key', async () => {
+    const service = await start({
+      auth: { apiKeys: [{ name: 'ci', sha256: digestApiKey(key) }] },
+      rateLimit: { anonymous: { max: 1 }, apiKey: { max: 3 } },
+    });
+    assert.equal((await send(service.url, echo, { body })).status, 200);
+    assert.equal((await send(service.url, echo, { body })).status, 429);
+    const headers = { Authorization: `Bearer ${key}` };
+    const statuses = [];
+    for (let index = 0; index < 4; index++) statuses.push((await send(service.url, echo, { body, headers })).status);
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+  });
+
+  it('resets after the window; Retry-After never says 0', async () => {
+    const service = await start({ rateLimit: { anonymous: { max: 1 }, windowSeconds: 1 } });
+    assert.equal((await send(service.url, echo, { body })).status, 200);
+    const limited = await send(service.url, echo, { body });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers['retry-after'], '1');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    assert.equal((await send(service.url, echo, { body })).status, 200);
+  });
+
+  it('ignores X-Forwarded-For with trustProxy 0, so the header cannot dodge the limit', async () => {
+    const service = await start({ rateLimit: { anonymous: { max: 1 } } });
+    assert.equal((await send(service.url, echo, { body, headers: { 'X-Forwarded-For': '203.0.113.1' } })).status, 200);
+    assert.equal((await send(service.url, echo, { body, headers: { 'X-Forwarded-For': '203.0.113.2' } })).status, 429);
+  });
+
+  it('reads the client address from X-Forwarded-For with trustProxy 1', async () => {
+    const service = await start({ server: { trustProxy: 1 }, rateLimit: { anonymous: { max: 1 } } });
+    const from = (address: string) => send(service.url, echo, { body, headers: { 'X-Forwarded-For': `198.51.100.9, ${address}` } });
+    assert.equal((await from('203.0.113.1')).status, 200);
+    assert.equal((await from('203.0.113.2')).status, 200);
+    assert.equal((await from('203.0.113.1')).status, 429);
+    assert.ok(service.logs.some((line) => line.includes('"ip":"203.0.113.2"')));
+  });
+});

@@ -1,0 +1,224 @@
+// Every rule of the kernel, over real HTTP against the real service (fixture plugins only).
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { after, before, describe, it } from 'node:test';
+import { send } from './support/http.js';
+import { startTestService, type TestService } from './support/service.js';
+
+let service: TestService;
+before(async () => {
+  service = await startTestService({ probe: { delayMs: 50 } }, { bodyLimit: 1024 * 1024 });
+});
+after(() => service.stop());
+
+const post = (path: string, body?: unknown, headers: Record<string, string> = {}) => send(service.url, path, { body: body as object, headers });
+const echo = '/v1/kernel-probe/echo';
+
+describe('answers every request with the common headers', () => {
+  it('sets JSON content type, nosniff, no-store, CORS and a request id', async () => {
+    const answer = await post(echo, { text: 'x' });
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(answer.headers['x-content-type-options'], 'nosniff');
+    assert.equal(answer.headers['cache-control'], 'no-store');
+    assert.equal(answer.headers['access-control-allow-origin'], '*');
+    assert.match(String(answer.headers['access-control-expose-headers']), /RateLimit-Remaining.*Retry-After.*X-Request-Id/);
+    assert.match(String(answer.headers['x-request-id']), /^[0-9A-HJKMNP-TV-Z]{26}$/);
+  });
+
+  it('echoes a safe client request id and replaces an unsafe one', async () => {
+    assert.equal((await post(echo, { text: 'x' }, { 'X-Request-Id': 'abc.DEF_1-2' })).headers['x-request-id'], 'abc.DEF_1-2');
+    assert.match(String((await post(echo, { text: 'x' }, { 'X-Request-Id': 'a b<script>' })).headers['x-request-id']), /^[0-9A-Z]{26}$/);
+    assert.match(String((await post(echo, { text: 'x' }, { 'X-Request-Id': 'x'.repeat(129) })).headers['x-request-id']), /^[0-9A-Z]{26}$/);
+  });
+
+  it('fills defaults without coercing (the handler sees exactly the filled body)', async () => {
+    const answer = await post(echo, { text: 'x' });
+    assert.deepEqual(answer.json, { text: 'x', count: 1, mode: 'a', tags: [] });
+  });
+});
+
+describe('404 and 405', () => {
+  it('answers 404 not_found for unknown paths, wrong case and trailing slashes', async () => {
+    for (const path of ['/v1/nope/echo', '/v1/kernel-probe/Echo', '/v1/kernel-probe/echo/', '/V1/kernel-probe/echo', '/']) {
+      const answer = await post(path, { text: 'x' });
+      assert.equal(answer.status, 404, path);
+      assert.deepEqual(answer.json, { error: { code: 'not_found', message: 'There is no operation at this path' } });
+    }
+  });
+
+  it('answers 405 with Allow: POST for other methods on an operation path', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+      const answer = await send(service.url, echo, { method });
+      assert.equal(answer.status, 405, method);
+      assert.equal(answer.headers.allow, 'POST');
+      assert.equal((answer.json as { error: { code: string } }).error.code, 'method_not_allowed');
+    }
+  });
+
+  it('answers GET /healthz without auth or rate limit, and refuses POST there', async () => {
+    const answer = await send(service.url, '/healthz', { method: 'GET', headers: { Authorization: 'Bearer nonsense' } });
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.json, { status: 'ok' });
+    assert.equal(answer.headers['ratelimit-limit'], undefined);
+    assert.equal((await send(service.url, '/healthz', { method: 'POST' })).status, 405);
+  });
+});
+
+describe('400 invalid_json and 415', () => {
+  it('says where the JSON breaks (line and column) without quoting the body', async () => {
+    const answer = await post(echo, '{\n  "text": "SECRET-MARKER",\n  oops\n}', { 'Content-Type': 'application/json' });
+    assert.equal(answer.status, 400);
+    assert.deepEqual(answer.json, {
+      error: {
+        code: 'invalid_json',
+        message: 'The request body is not valid JSON: unexpected character at line 3, column 3',
+        details: [{ path: '', message: 'The request body is not valid JSON: unexpected character at line 3, column 3' }],
+      },
+    });
+    assert.doesNotMatch(answer.text, /SECRET-MARKER/);
+  });
+
+  it('reports a truncated body as unexpected end of input', async () => {
+    const answer = await post(echo, '{"text": "x"', { 'Content-Type': 'application/json' });
+    assert.match((answer.json as { error: { message: string } }).error.message, /unexpected end of input at line 1, column 13$/);
+  });
+
+  it('refuses JSON that is not an object', async () => {
+    for (const body of ['[1]', '"text"', '42', 'null']) {
+      const answer = await post(echo, body, { 'Content-Type': 'application/json' });
+      assert.equal(answer.status, 400, body);
+      assert.equal((answer.json as { error: { message: string } }).error.message, 'The request body must be a JSON object');
+    }
+  });
+
+  it('refuses bytes that are not UTF-8', async () => {
+    const answer = await post(echo, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]), { 'Content-Type': 'application/json' });
+    assert.equal(answer.status, 400);
+    assert.equal((answer.json as { error: { code: string } }).error.code, 'invalid_json');
+  });
+
+  it('answers 415 for a non-JSON Content-Type and reads a missing one as JSON', async () => {
+    const form = await post(echo, 'text=x', { 'Content-Type': 'application/x-www-form-urlencoded' });
+    assert.equal(form.status, 415);
+    assert.equal((form.json as { error: { code: string } }).error.code, 'unsupported_media_type');
+    assert.equal((await post(echo, '{"text":"x"}')).status, 200);
+    assert.equal((await post(echo, '{"text":"x"}', { 'Content-Type': 'application/merge-patch+json; charset=utf-8' })).status, 200);
+    assert.equal((await post(echo, '{"text":"x"}', { 'Content-Type': 'text/plain' })).status, 415);
+  });
+
+  it('reads an empty body as {} (so a required field is reported missing)', async () => {
+    const answer = await send(service.url, echo, { method: 'POST' });
+    assert.equal(answer.status, 400);
+    assert.deepEqual((answer.json as { error: { details: unknown } }).error.details, [{ path: '/text', message: 'is required' }]);
+  });
+});
+
+describe('400 validation_failed', () => {
+  it('lists every offending field: missing, wrong type, out of range, not in the enumeration, unknown', async () => {
+    const answer = await post(echo, { count: '5', mode: 'c', tags: [1, 'ok', true], extra: 1, 'we/ird~': 2 });
+    assert.equal(answer.status, 400);
+    const error = (answer.json as { error: { code: string; details: { path: string; message: string }[] } }).error;
+    assert.equal(error.code, 'validation_failed');
+    const byPath = Object.fromEntries(error.details.map((detail) => [detail.path, detail.message]));
+    assert.deepEqual(byPath, {
+      '/text': 'is required',
+      '/count': 'must be an integer',
+      '/mode': 'must be one of "a", "b"',
+      '/tags/0': 'must be a string',
+      '/tags/2': 'must be a string',
+      '/extra': 'is not an allowed property',
+      '/we~1ird~0': 'is not an allowed property',
+    });
+    assert.equal((await post(echo, { text: 'x', count: 11 })).status, 400);
+    assert.equal((await post(echo, { text: 'x', count: 10 })).status, 200);
+  });
+
+  it('does not coerce: "5" is not a number and 1.5 is not an integer', async () => {
+    assert.equal((await post(echo, { text: 'x', count: 1.5 })).status, 400);
+    assert.equal((await post(echo, { text: 5 })).status, 400);
+  });
+
+  it('lists more than eight errors (TypeBox stops at 8 by default) and caps a hostile body at 100', async () => {
+    const twenty = await post(echo, { text: 'x', tags: Array.from({ length: 20 }, (_, index) => index) });
+    assert.equal((twenty.json as { error: { details: unknown[] } }).error.details.length, 20);
+    const many = await post(echo, { text: 'x', tags: Array.from({ length: 5000 }, (_, index) => index) });
+    assert.equal((many.json as { error: { details: unknown[] } }).error.details.length, 100);
+  });
+});
+
+describe('413 payload_too_large (this service is started with a 1 MiB cap)', () => {
+  const big = JSON.stringify({ text: 'a'.repeat(1024 * 1024) });
+
+  it('refuses a declared Content-Length over the cap', async () => {
+    const answer = await post(echo, big, { 'Content-Type': 'application/json' });
+    assert.equal(answer.status, 413);
+    assert.equal((answer.json as { error: { code: string } }).error.code, 'payload_too_large');
+  });
+
+  it('refuses a chunked body once it passes the cap', async () => {
+    const answer = await send(service.url, echo, { body: big, chunked: true, headers: { 'Content-Type': 'application/json' } });
+    assert.equal(answer.status, 413);
+  });
+
+  it('refuses a small gzip body that inflates past the cap, and accepts one under it', async () => {
+    const bomb = gzipSync(Buffer.from(big));
+    assert.ok(bomb.length < 10_000);
+    const answer = await post(echo, bomb, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+    assert.equal(answer.status, 413);
+    const fine = await post(echo, gzipSync(Buffer.from('{"text":"zipped"}')), { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+    assert.deepEqual(fine.json, { text: 'zipped', count: 1, mode: 'a', tags: [] });
+  });
+
+  it('refuses an unknown Content-Encoding with 415 and a corrupt gzip body with 400', async () => {
+    assert.equal((await post(echo, '{}', { 'Content-Type': 'application/json', 'Content-Encoding': 'zstd' })).status, 415);
+    assert.equal((await post(echo, 'not gzip', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' })).status, 400);
+  });
+
+  it('accepts a body just under the cap', async () => {
+    const body = JSON.stringify({ text: 'a'.repeat(1024 * 1024 - 20) });
+    assert.ok(body.length < 1024 * 1024);
+    assert.equal((await post(echo, body, { 'Content-Type': 'application/json' })).status, 200);
+  });
+});
+
+describe('plugin errors', () => {
+  it('answers a declared 422 code', async () => {
+    assert.deepEqual((await post('/v1/kernel-probe/declared', {})).json, { error: { code: 'declared_problem', message: 'declared' } });
+  });
+
+  it('answers 500 internal_error for a bug or an undeclared 422 code, logging the stack but not the input', async () => {
+    for (const path of ['/v1/kernel-probe/crash', '/v1/kernel-probe/undeclared']) {
+      const answer = await post(path, { text: 'LOG-MARKER-7f3a' }, { 'X-Request-Id': `req-${path.length}` });
+      assert.equal(answer.status, 500);
+      const error = (answer.json as { error: { code: string; message: string } }).error;
+      assert.equal(error.code, 'internal_error');
+      assert.doesNotMatch(error.message, /LOG-MARKER|surprise|cannot handle/);
+      const line = service.logs.find((entry) => entry.includes('request failed') && entry.includes(`req-${path.length}`));
+      assert.ok(line, 'the failure is logged with the request id');
+      assert.match(line, /"stack":\["at /);
+    }
+    assert.equal(service.logs.filter((line) => line.includes('LOG-MARKER')).length, 0);
+  });
+
+  it('answers 502 upstream_error and 504 upstream_timeout', async () => {
+    assert.deepEqual((await post('/v1/kernel-probe/upstream', {})).json, { error: { code: 'upstream_error', message: 'the resolver answered 500' } });
+    const timeout = await post('/v1/kernel-probe/upstream-timeout', {});
+    assert.equal(timeout.status, 504);
+    assert.equal((timeout.json as { error: { code: string } }).error.code, 'upstream_timeout');
+  });
+});
+
+describe('CORS', () => {
+  it('answers a preflight with 204 and allows only Content-Type', async () => {
+    const answer = await send(service.url, echo, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+    });
+    assert.equal(answer.status, 204);
+    assert.equal(answer.headers['access-control-allow-origin'], '*');
+    assert.equal(answer.headers['access-control-allow-headers'], 'Content-Type');
+    assert.match(String(answer.headers['access-control-allow-methods']), /POST/);
+    assert.equal(answer.headers['ratelimit-limit'], undefined, 'preflights are not rate limited');
+  });
+});

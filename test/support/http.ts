@@ -1,0 +1,72 @@
+/**
+ * A raw HTTP client for tests. fetch() adds its own Content-Type and cannot send some of the bodies
+ * these tests need, so node:http is used directly. Loopback only.
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  json: unknown;
+}
+
+export interface RequestOptions {
+  method?: string;
+  headers?: Record<string, string | number>;
+  body?: string | Buffer | object;
+  /** Send the body in chunks without Content-Length. */
+  chunked?: boolean;
+}
+
+/** Sends one request to `base` + `path`; JSON bodies get Content-Type application/json unless headers say otherwise. */
+export function send(base: string, path: string, options: RequestOptions = {}): Promise<Answer> {
+  const { method = 'POST', chunked = false } = options;
+  const headers: Record<string, string | number> = { ...options.headers };
+  let payload: Buffer | undefined;
+  if (options.body !== undefined) {
+    if (Buffer.isBuffer(options.body)) payload = options.body;
+    else if (typeof options.body === 'string') payload = Buffer.from(options.body);
+    else {
+      payload = Buffer.from(JSON.stringify(options.body));
+      if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+    }
+    if (!chunked) headers['Content-Length'] = payload.length;
+  }
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = text === '' ? undefined : JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+    });
+    // The server may answer (413) and close before the whole body is written: that is not a failure.
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+    });
+    if (payload && chunked) {
+      const size = 64 * 1024;
+      let offset = 0;
+      const pump = (): void => {
+        while (offset < payload.length) {
+          const more = req.write(payload.subarray(offset, offset + size));
+          offset += size;
+          if (!more) {
+            req.once('drain', pump);
+            return;
+          }
+        }
+        req.end();
+      };
+      pump();
+    } else req.end(payload);
+  });
+}

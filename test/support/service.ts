@@ -1,0 +1,40 @@
+/** Starts the real service in-process on 127.0.0.1 with a test configuration. */
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { mergeConfig, validateCoreConfig } from '../../kernel/config.js';
+import { createLogger } from '../../kernel/logger.js';
+import { startService, type RunningService } from '../../kernel/server.js';
+
+/** The compiled tests live in dist/test; fixtures stay in the source tree. */
+export const fixtures = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
+export const externalPlugins = `${fixtures}external-plugins`;
+
+export interface TestService extends RunningService {
+  /** Every log line written so far. */
+  readonly logs: string[];
+}
+
+/**
+ * Starts a service. `config` is merged over a test base: port 0, generous rate limits, and only the
+ * fixture plugins unless `builtinDir` says otherwise.
+ */
+export async function startTestService(
+  config: Record<string, unknown> = {},
+  options: { builtinDir?: string; bodyLimit?: number } = {},
+): Promise<TestService> {
+  const base = { server: { host: '127.0.0.1', port: 0 }, rateLimit: { anonymous: { max: 10_000 }, apiKey: { max: 10_000 } } };
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const service = await startService({
+    config: validateCoreConfig(mergeConfig(base, config)),
+    logger: createLogger('info', sink),
+    builtinDir: options.builtinDir ?? externalPlugins,
+    bodyLimit: options.bodyLimit,
+  });
+  return Object.assign(service, { logs });
+}
