@@ -9,7 +9,8 @@ export type { Logger };
 /** A pino logger writing to `destination` (stdout by default). */
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   const options = { level, base: null, messageKey: 'msg' };
-  return destination ? pino(options, destination) : pino(options, pino.destination({ fd: 1, sync: false }));
+  // Lines are written in batches of 4 KiB rather than one write per request; main.ts flushes on exit.
+  return destination ? pino(options, destination) : pino(options, pino.destination({ fd: 1, sync: false, minLength: 4096 }));
 }
 
 /**

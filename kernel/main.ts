@@ -10,6 +10,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.log.level);
   const service = await startService({ config, logger });
   logger.info({ url: service.url, operations: service.registry.operations.size }, 'listening');
+  // Log lines are written in 4 KiB batches; flush at least every second so a quiet service still logs promptly.
+  logger.flush();
+  setInterval(() => logger.flush(), 1000).unref();
   const shutdown = (signal: string): void => {
     logger.info({ signal }, 'shutting down');
     service.stop().then(

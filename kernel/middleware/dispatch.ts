@@ -21,13 +21,23 @@ export function dispatch(readBody: KernelMiddleware, now: () => Date = () => new
     }
     const registered = route.operation!;
     await readBody(ctx, async () => {
-      const controller = new AbortController();
       const res = ctx.res;
-      const onClose = (): void => {
-        if (!res.writableFinished) controller.abort();
+      let controller: AbortController | undefined;
+      const context = {
+        config: registered.config,
+        now,
+        // Created only for handlers that ask: most never do, and an AbortController per request is measurable.
+        get signal(): AbortSignal {
+          if (controller === undefined) {
+            const created = (controller = new AbortController());
+            res.once('close', () => {
+              if (!res.writableFinished) created.abort();
+            });
+          }
+          return controller.signal;
+        },
       };
-      res.once('close', onClose);
-      const result = await registered.operation.run(ctx.state.body, { signal: controller.signal, config: registered.config, now });
+      const result = await registered.operation.run(ctx.state.body, context);
       res.setHeader('Content-Type', JSON_TYPE);
       ctx.body = JSON.stringify(result);
     });

@@ -25,8 +25,13 @@ export interface OperationExample<Response = unknown> {
   readonly title?: string;
   /** The request body as a client sends it (defaults may be left out). */
   readonly body: Readonly<Record<string, unknown>>;
-  /** The exact response the handler gives for `body`. */
+  /** The exact response the handler gives for `body` (one possible response when `exact` is false). */
   readonly response: Response;
+  /**
+   * False for random output (dice, passwords): `response` is one possible answer, and the contract
+   * test checks the live answer against the response schema instead of comparing it. Default true.
+   */
+  readonly exact?: boolean;
 }
 
 /** One operation: its schemas, examples and handler. Build it with {@link defineOperation}. */

@@ -28,3 +28,4 @@ export {
 export { compileOperation, compilePlugin, resolvePluginConfig, type CompiledOperation } from './operation.js';
 export { compileSchema, describeErrors, MAX_ERROR_DETAILS, type SchemaValidator } from './validation.js';
 export { invoke, type InvokeOptions } from './invoke.js';
+export { roundDecimal } from './rounding.js';

@@ -8,7 +8,10 @@ import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
 import { Settings } from 'typebox/system';
 import type { ErrorDetail } from './errors.js';
+import { fillDefaults, LONG_ARRAY, withoutLongArrays, type LongArray } from './large-values.js';
 import { resolveSchemaPointer } from './schema-rules.js';
+
+export { LONG_ARRAY };
 
 /** Most entries a 400 `details` array carries; a hostile body can break a rule millions of times. */
 export const MAX_ERROR_DETAILS = 100;
@@ -28,14 +31,50 @@ export interface SchemaValidator {
   check(value: unknown): boolean;
 }
 
-/** Compiles `schema` once; throws when TypeBox cannot compile it. */
+const compiled = new WeakMap<object, SchemaValidator>();
+
+/** Compiles `schema` once (cached per schema object); throws when TypeBox cannot compile it. */
 export function compileSchema(schema: TSchema): SchemaValidator {
+  const cached = compiled.get(schema);
+  if (cached) return cached;
   const validator = Compile(schema);
-  return {
-    withDefaults: (value) => validator.Default(value),
+  const result: SchemaValidator = {
+    withDefaults: (value) => fillDefaults(schema, value),
     check: (value) => validator.Check(value),
-    problems: (value) => (validator.Check(value) ? [] : describeErrors(schema, validator.Errors(value))),
+    problems: (value) => {
+      if (validator.Check(value)) return [];
+      const long: LongArray[] = [];
+      const rest = withoutLongArrays(schema, value, '', long);
+      const longPaths = new Set(long.map((array) => array.path));
+      // The long arrays stand in as [] here: whatever is said about those paths themselves is void.
+      const details = describeErrors(schema, validator.Errors(rest)).filter((detail) => !longPaths.has(detail.path));
+      for (const array of long) {
+        if (details.length >= MAX_ERROR_DETAILS) break;
+        details.push(...longArrayProblems(array, MAX_ERROR_DETAILS - details.length));
+      }
+      return details.slice(0, MAX_ERROR_DETAILS);
+    },
   };
+  compiled.set(schema, result);
+  return result;
+}
+
+/** What is wrong with one long array: its length, or its first failing items, found with a compiled check. */
+function longArrayProblems(array: LongArray, room: number): ErrorDetail[] {
+  const { maxItems, uniqueItems, items } = array.schema;
+  if (typeof maxItems === 'number' && array.value.length > maxItems) {
+    return [{ path: array.path, message: `must have at most ${maxItems} items` }];
+  }
+  const details: ErrorDetail[] = [];
+  if (typeof items === 'object' && items !== null) {
+    const item = compileSchema(items as TSchema);
+    for (let index = 0; index < array.value.length && details.length < room; index++) {
+      if (item.check(array.value[index])) continue;
+      for (const detail of item.problems(array.value[index])) details.push({ path: `${array.path}/${index}${detail.path}`, message: detail.message });
+    }
+  }
+  if (details.length === 0 && uniqueItems === true) details.push({ path: array.path, message: 'must not hold duplicate items' });
+  return details;
 }
 
 function escapePointer(segment: string): string {

@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  checkPlugin,
+  compileSchema,
+  definePlugin,
+  defineOperation,
+  InputError,
+  invoke,
+  isToolshedError,
+  resolvePluginConfig,
+  Type,
+  UnprocessableError,
+  UpstreamError,
+  UpstreamTimeoutError,
+} from './index.js';
+import { toWireSchema } from './schema-rules.js';
+
+const closed = { additionalProperties: false } as const;
+const plugin = definePlugin({
+  group: 'sample',
+  sdk: '^1.0.0',
+  errors: { too_long: 'The text is too long' },
+  config: { section: 'sample', schema: Type.Object({ max: Type.Integer({ default: 5 }) }, closed) },
+  operations: {
+    upper: defineOperation({
+      summary: 'Uppercase',
+      body: Type.Object({ text: Type.String(), repeat: Type.Integer({ minimum: 1, default: 1 }) }, closed),
+      response: Type.Object({ text: Type.String() }, closed),
+      examples: [{ body: { text: 'a' }, response: { text: 'A' } }],
+      handler: ({ text, repeat }, context: { config: { max: number } }) => {
+        if (text.length > context.config.max) throw new UnprocessableError('too_long', 'too long');
+        return { text: text.toUpperCase().repeat(repeat) };
+      },
+    }),
+    leak: defineOperation({
+      summary: 'Returns a field the schema lacks',
+      body: Type.Object({}, closed),
+      response: Type.Object({ ok: Type.Boolean() }, closed),
+      examples: [{ body: {}, response: { ok: true } }],
+      handler: () => ({ ok: true, secret: 1 }) as { ok: boolean },
+    }),
+    surprise: defineOperation({
+      summary: 'Throws an undeclared code',
+      body: Type.Object({}, closed),
+      response: Type.Object({}, closed),
+      examples: [{ body: {}, response: {} }],
+      handler: () => {
+        throw new UnprocessableError('not_declared', 'x');
+      },
+    }),
+  },
+});
+
+describe('invoke()', () => {
+  it('fills defaults, validates and runs the handler with the plugin config', async () => {
+    assert.deepEqual(await invoke(plugin, 'upper', { text: 'ab', repeat: 2 }), { text: 'ABAB' });
+    assert.deepEqual(await invoke(plugin, 'upper', { text: 'ab' }), { text: 'AB' });
+    await assert.rejects(invoke(plugin, 'upper', { text: 'abcdef' }), { status: 422, code: 'too_long' });
+    assert.deepEqual(await invoke(plugin, 'upper', { text: 'abcdef' }, { config: { max: 10 } }), { text: 'ABCDEF' });
+  });
+
+  it('leaves the caller’s body untouched', async () => {
+    const body = { text: 'a' };
+    await invoke(plugin, 'upper', body);
+    assert.deepEqual(body, { text: 'a' });
+  });
+
+  it('throws InputError with details for a body that breaks the schema', async () => {
+    await assert.rejects(invoke(plugin, 'upper', { repeat: 0, extra: true }), (error: InputError) => {
+      assert.equal(error.status, 400);
+      assert.equal(error.code, 'validation_failed');
+      assert.deepEqual(error.details, [
+        { path: '/text', message: 'is required' },
+        { path: '/extra', message: 'is not an allowed property' },
+        { path: '/repeat', message: 'must be >= 1' },
+      ]);
+      return true;
+    });
+  });
+
+  it('fails a test when a handler returns a field its schema lacks', async () => {
+    await assert.rejects(invoke(plugin, 'leak', {}), /sample\.leak returned a response that breaks its schema/);
+  });
+
+  it('turns an undeclared 422 code into a plain error (a 500 in the kernel)', async () => {
+    await assert.rejects(invoke(plugin, 'surprise', {}), (error: Error) => !isToolshedError(error) && /undeclared error code "not_declared"/.test(error.message));
+  });
+
+  it('refuses an unknown operation name', async () => {
+    await assert.rejects(invoke(plugin, 'nope', {}), /sample has no operation "nope"/);
+  });
+
+  it('checks the config section', () => {
+    assert.throws(() => resolvePluginConfig(plugin, { max: 'x' }), { status: 400, details: [{ path: '/max', message: 'must be an integer' }] });
+  });
+});
+
+describe('errors', () => {
+  it('carry status and code, and are recognised without instanceof', () => {
+    assert.equal(new UpstreamError('x').status, 502);
+    assert.equal(new UpstreamTimeoutError('x').code, 'upstream_timeout');
+    assert.equal(isToolshedError({ isToolshedError: true, status: 422, code: 'x', message: 'm' }), true);
+    assert.equal(isToolshedError(new Error('x')), false);
+    assert.equal(isToolshedError(null), false);
+    assert.equal(isToolshedError({ isToolshedError: true, status: '422', code: 'x', message: 'm' }), false);
+  });
+});
+
+describe('checkPlugin()', () => {
+  it('lists every problem of a malformed manifest', () => {
+    assert.deepEqual(checkPlugin(42), ['the default export is not a plugin manifest (use definePlugin)']);
+    const problems = checkPlugin({
+      kind: 'toolshed-plugin',
+      group: 'Bad_Group',
+      sdk: 'not a range',
+      errors: { 'Bad-Code': 'x' },
+      config: { section: 'has space' },
+      close: 5,
+      operations: { Upper: {}, ok: { summary: 's', handler: () => ({}), body: { type: 'string' }, response: 5, examples: [{}] } },
+    });
+    assert.deepEqual(problems, [
+      'group must be a kebab-case name',
+      'sdk must be a semver range such as ^1.0.0',
+      'error code "Bad-Code" must be snake_case with a description',
+      'config.section must be a plain name',
+      'close must be a function',
+      'operation "Upper": the name must be kebab-case',
+      'operation "ok": body must be an object schema (Type.Object)',
+      'operation "ok": response is not a schema',
+      'operation "ok": every example needs a body object and a response',
+    ]);
+  });
+
+  it('refuses a plugin that needs another SDK major', () => {
+    assert.deepEqual(checkPlugin({ ...plugin, sdk: '^2.0.0' }, '1.0.0'), ['the plugin needs SDK ^2.0.0, this kernel has 1.0.0']);
+    assert.deepEqual(checkPlugin(plugin, '1.4.0'), []);
+  });
+
+  it('makes definePlugin throw with the list', () => {
+    assert.throws(() => definePlugin({ group: 'x', sdk: '^1.0.0', operations: {} }), /Invalid plugin "x":\n- operations must hold at least one operation/);
+  });
+});
+
+describe('schemas', () => {
+  it('marks defaulted fields optional on the wire, recursively', () => {
+    const schema = Type.Object({ a: Type.String(), b: Type.Integer({ default: 1 }), c: Type.Object({ d: Type.Boolean({ default: false }) }, closed) }, closed);
+    const wire = toWireSchema(schema) as { required: string[]; properties: { c: { required?: string[] } } };
+    assert.deepEqual(wire.required, ['a', 'c']);
+    assert.equal(wire.properties.c.required, undefined);
+    assert.deepEqual(schema.required, ['a', 'b', 'c'], 'the original is untouched');
+  });
+
+  it('describes union, enum and type errors in plain words', () => {
+    const validator = compileSchema(Type.Object({ u: Type.Union([Type.Literal('x'), Type.Literal('y')]), e: Type.Enum(['p', 'q']), n: Type.Union([Type.String(), Type.Integer()]) }, closed));
+    assert.deepEqual(validator.problems({ u: 'z', e: 'r', n: true }), [
+      { path: '/u', message: 'must be one of "x", "y"' },
+      { path: '/e', message: 'must be one of "p", "q"' },
+      { path: '/n', message: 'does not match any of the allowed forms' },
+    ]);
+    assert.equal(validator.check({ u: 'x', e: 'p', n: 1 }), true);
+  });
+});

@@ -1,0 +1,86 @@
+// The contract over every built-in plugin, without a line per plugin: each example replayed over
+// HTTP, the OpenAPI document validated, every schema compiled by a strict JSON Schema compiler, and
+// every declared error code documented.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import { validate } from '@readme/openapi-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { builtinPluginDir } from '../kernel/server.js';
+import { send } from './support/http.js';
+import { startTestService, type TestService } from './support/service.js';
+
+let service: TestService;
+let document: { paths: Record<string, { post: Record<string, unknown> }> } & Record<string, unknown>;
+before(async () => {
+  service = await startTestService({}, { builtinDir: builtinPluginDir });
+  document = (await send(service.url, '/v1/openapi.json', { method: 'GET' })).json as typeof document;
+});
+after(() => service.stop());
+
+describe('every built-in operation', () => {
+  it('answers each of its examples over HTTP exactly as the manifest says', async () => {
+    let replayed = 0;
+    for (const { path, operation } of service.registry.operations.values()) {
+      // Upstream operations need their upstream; their plugin's tests replay the examples against a local fake.
+      if (operation.definition.upstream === true) continue;
+      for (const example of operation.definition.examples) {
+        const answer = await send(service.url, path, { body: example.body });
+        assert.equal(answer.status, 200, `${operation.id} ${example.title ?? ''}: ${answer.text.slice(0, 300)}`);
+        if (example.exact !== false) assert.deepEqual(answer.json, JSON.parse(JSON.stringify(example.response)), `${operation.id} ${example.title ?? ''}`);
+        else assert.deepEqual(operation.responseProblems(example.response), [], `${operation.id}: the sample response fits the schema`);
+        assert.deepEqual(operation.responseProblems(answer.json), [], `${operation.id} response schema`);
+        replayed++;
+      }
+    }
+    assert.ok(replayed > 0);
+  });
+
+  it('lives at /v1/<group>/<operation> with the operation id <group>.<operation>', () => {
+    for (const [path, entry] of service.registry.operations) {
+      assert.equal(path, `/v1/${entry.operation.group}/${entry.operation.name}`);
+      assert.equal(document.paths[path]?.post.operationId, `${entry.operation.group}.${entry.operation.name}`);
+    }
+    assert.equal(Object.keys(document.paths).length, service.registry.operations.size);
+  });
+
+  it('has every declared 422 code listed in docs/errors.md', async () => {
+    const errors = await readFile(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+    for (const plugin of service.registry.plugins) {
+      for (const code of Object.keys(plugin.errors ?? {})) assert.match(errors, new RegExp(`\`${code}\``), `${plugin.group}: ${code}`);
+    }
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    assert.equal(document.openapi, '3.1.0');
+    const result = await validate(JSON.parse(JSON.stringify(document)));
+    assert.equal(result.valid, true, JSON.stringify(result.valid ? [] : result.errors.slice(0, 5)));
+  });
+
+  it('has schemas that a strict JSON Schema 2020-12 compiler accepts', () => {
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    let compiled = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      const operation = item.post as {
+        requestBody: { content: { 'application/json': { schema: object; examples: Record<string, { value: unknown }> } } };
+        responses: { '200': { content: { 'application/json': { schema: object; example?: unknown } } } };
+      };
+      const request = ajv.compile(operation.requestBody.content['application/json'].schema);
+      for (const [name, example] of Object.entries(operation.requestBody.content['application/json'].examples)) {
+        assert.equal(request(example.value), true, `${path} ${name}: ${JSON.stringify(request.errors)}`);
+      }
+      const response = ajv.compile(operation.responses['200'].content['application/json'].schema);
+      assert.equal(response(operation.responses['200'].content['application/json'].example), true, `${path} response: ${JSON.stringify(response.errors)}`);
+      compiled += 2;
+    }
+    assert.ok(compiled > 0);
+  });
+
+  it('declares the optional bearer auth and the shared error responses', () => {
+    const components = document.components as { securitySchemes: Record<string, unknown>; responses: Record<string, unknown> };
+    assert.deepEqual(components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', description: 'Optional API key (tsk_…); raises the rate limit' });
+    for (const status of ['400', '401', '404', '413', '422', '429']) assert.ok(components.responses[status], status);
+  });
+});

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { findJsonSyntaxProblem, syntaxErrorOffset } from '../kernel/json-syntax.js';
+
+describe('JSON syntax locator', () => {
+  it('agrees with JSON.parse on what is valid', () => {
+    const valid = ['{}', '[]', ' {"a": [1, -2.5e+3, true, false, null, "x\\n\\u00e9\\"", {}]} ', '"s"', '0', '[[[]]]', '{"a":{"b":{"c":[]}}}'];
+    for (const text of valid) {
+      JSON.parse(text);
+      assert.equal(syntaxErrorOffset(text), -1, text);
+    }
+  });
+
+  it('finds the offset of the first bad character (worked by hand)', () => {
+    const cases: [string, number][] = [
+      ['', 0], // nothing at all: the end at 0
+      ['{', 1], // a key expected at 1
+      ['{"a" 1}', 5], // ":" expected where "1" is
+      ['{"a":1,}', 7], // a key expected at "}"
+      ['[1,]', 3],
+      ['[1 2]', 3],
+      ['{"a":01}', 6], // "0" is a whole number; "1" is unexpected
+      ['{"a":tru}', 8],
+      ['"\\x"', 2], // a bad escape: the character after the backslash
+      ['"\\u12G4"', 2],
+      ['"a\nb"', 2], // a raw control character inside a string
+      ['{} {}', 3], // trailing content
+      ["{'a':1}", 1],
+      ['[1.]', 2], // "1." is not a number: the pattern takes "1", then "." is unexpected
+    ];
+    for (const [text, offset] of cases) {
+      assert.throws(() => JSON.parse(text));
+      assert.equal(syntaxErrorOffset(text), offset, JSON.stringify(text));
+    }
+  });
+
+  it('gives 1-based lines and columns and names the end of input', () => {
+    assert.deepEqual(findJsonSyntaxProblem('{\n  "a": 1,\n  x\n}'), { line: 3, column: 3, reason: 'unexpected character' });
+    assert.deepEqual(findJsonSyntaxProblem('{\n"a": [1,\n'), { line: 3, column: 1, reason: 'unexpected end of input' });
+    assert.equal(findJsonSyntaxProblem('{"ok": true}'), undefined);
+  });
+
+  it('survives nesting a million levels deep without overflowing the stack', () => {
+    const deep = '['.repeat(1_000_000);
+    assert.equal(syntaxErrorOffset(deep), 1_000_000);
+    assert.equal(syntaxErrorOffset(`${'['.repeat(100_000)}${']'.repeat(100_000)}`), -1);
+  });
+});

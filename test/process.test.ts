@@ -1,0 +1,110 @@
+// The real entry point as an operator runs it: `node dist/kernel/main.js` in a child process.
+// Request data must never reach its output, and SIGTERM lets in-flight work finish, then exits 0.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { send } from './support/http.js';
+import { externalPlugins } from './support/service.js';
+
+const main = fileURLToPath(new URL('../kernel/main.js', import.meta.url));
+const children: ChildProcess[] = [];
+// A failed test must not leave a server running: its open pipes would keep the test process alive.
+after(() => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL')));
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+async function startProcess(extraYaml: string): Promise<Started> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-process-'));
+  const config = path.join(dir, 'config.yaml');
+  await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n${extraYaml}`);
+  const child = spawn(process.execPath, [main], { env: { ...process.env, TOOLSHED_CONFIG: config, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${output}`)), 15_000);
+    const look = (): void => {
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      } else setTimeout(look, 25);
+    };
+    look();
+  });
+  return { child, url, output: () => output, exited };
+}
+
+describe('the service process', () => {
+  it('never writes request data, query strings or keys to its output', async () => {
+    const service = await startProcess('probe:\n  delayMs: 1\n');
+    const marker = 'MARKER-c9d2e1';
+    const requests = [
+      send(service.url, '/v1/base64/encode', { body: { text: marker } }),
+      send(service.url, '/v1/base64/decode', { body: { base64: `${marker}!!` } }),
+      send(service.url, '/v1/base64/encode', { body: { text: 1, [marker]: marker } }),
+      send(service.url, '/v1/base64/encode', { body: `{"text": "${marker}"`, headers: { 'Content-Type': 'application/json' } }),
+      send(service.url, `/v1/base64/encode?q=${marker}`, { body: { text: 'x' } }),
+      send(service.url, `/v1/${marker}`, { body: { text: marker } }),
+      send(service.url, '/v1/kernel-probe/crash', { body: { text: marker } }),
+      send(service.url, '/v1/base64/encode', { body: { text: 'x' }, headers: { Authorization: `Bearer ${marker}` } }),
+      send(service.url, '/v1/regex-tester/test', { body: { pattern: `(${marker}`, text: marker } }),
+    ];
+    const statuses = (await Promise.all(requests)).map((answer) => answer.status);
+    assert.deepEqual(statuses, [200, 422, 400, 400, 200, 404, 500, 401, 422]);
+    service.child.kill('SIGTERM');
+    assert.equal(await service.exited, 0);
+    const output = service.output();
+    assert.ok(output.split('\n').filter((line) => line.includes('"msg":"request"')).length >= statuses.length, 'one access-log line per request');
+    assert.equal(output.includes(marker), false, 'the marker never appears in stdout or stderr');
+  });
+
+  it('finishes in-flight requests on SIGTERM, refuses new connections, and exits 0', async () => {
+    const service = await startProcess('probe:\n  delayMs: 700\n');
+    const inFlight = send(service.url, '/v1/kernel-probe/slow', { body: {} });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    service.child.kill('SIGTERM');
+    const answer = await inFlight;
+    assert.equal(answer.status, 200);
+    assert.equal(await service.exited, 0);
+    await assert.rejects(send(service.url, '/healthz', { method: 'GET' }), /ECONNREFUSED/);
+  });
+
+  it('refuses to start with a bad configuration, naming the key, and exits 1', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-process-'));
+    const config = path.join(dir, 'config.yaml');
+    await writeFile(config, 'rateLimit:\n  windowSeconds: -1\n');
+    const child = spawn(process.execPath, [main], { env: { ...process.env, TOOLSHED_CONFIG: config, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.equal(code, 1);
+    assert.match(output, /\/rateLimit\/windowSeconds: must be >= 1/);
+  });
+});
+
+describe('npm run keygen', () => {
+  it('prints a tsk_ key and the config line holding its SHA-256', async () => {
+    const keygen = fileURLToPath(new URL('../kernel/keygen.js', import.meta.url));
+    const child = spawn(process.execPath, [keygen, 'ci'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    assert.equal(await new Promise((resolve) => child.once('exit', resolve)), 0);
+    const key = /(tsk_[0-9A-Za-z]{32})/.exec(output)?.[1];
+    const digest = /- \{ name: ci, sha256: "([0-9a-f]{64})" \}/.exec(output)?.[1];
+    assert.ok(key && digest, output);
+    const { createHash } = await import('node:crypto');
+    assert.equal(createHash('sha256').update(key).digest('hex'), digest);
+  });
+});
