@@ -35,7 +35,7 @@ export default definePlugin({
         {
           text: Type.Optional(Type.String({ description: 'Text, hashed as UTF-8' })),
           dataBase64: Type.Optional(Type.String({ description: 'Binary data as Base64 (standard or URL-safe)' })),
-          algorithms: Type.Array(Type.Union(ALGORITHMS.map((name) => Type.Literal(name))), {
+          algorithms: Type.Array(Type.Enum([...ALGORITHMS]), {
             minItems: 1,
             maxItems: 5,
             uniqueItems: true,

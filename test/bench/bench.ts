@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const body = JSON.stringify({ text: 'The quick brown fox jumps over the lazy dog' });
 
@@ -33,30 +33,55 @@ async function start(script: string): Promise<{ child: ChildProcess; port: numbe
   return { child, port };
 }
 
-async function measure(name: string, script: string): Promise<Measure> {
-  const { child, port } = await start(script);
-  const options = {
-    url: `http://127.0.0.1:${port}/v1/base64/encode`,
-    method: 'POST' as const,
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+
+interface Server {
+  name: string;
+  child: ChildProcess;
+  port: number;
+  runs: { rps: number; p50: number; p99: number }[];
+}
+
+async function run(server: Server): Promise<void> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.port}/v1/base64/encode`,
+    method: 'POST',
     headers: { 'content-type': 'application/json' },
     body,
     connections,
-  };
-  await autocannon({ ...options, duration: 2 }); // warm-up: JIT and connection set-up
-  const result = await autocannon({ ...options, duration: seconds });
-  const rssMb = peakRssMb(child.pid as number);
-  child.kill('SIGTERM');
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, rssMb };
+    duration: seconds,
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  server.runs.push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
 }
 
-const results: Measure[] = [];
-results.push(await measure('raw node:http', './raw-http-server.js'));
-results.push(await measure('bare Koa', './bare-koa-server.js'));
-results.push(await measure('Toolshed', './toolshed-server.js'));
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+const servers: Server[] = [];
+const peak = new Map<string, number>();
+for (const [name, script] of [['raw node:http', './raw-http-server.js'], ['bare Koa', './bare-koa-server.js'], ['Toolshed', './toolshed-server.js']] as const) {
+  servers.push({ name, ...(await start(script)), runs: [] });
+}
+try {
+  for (const server of servers) await autocannon({ url: `http://127.0.0.1:${server.port}/v1/base64/encode`, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections, duration: 2 });
+  // Interleaved rounds, medians reported: a burst of load elsewhere on the machine then hits every server alike.
+  for (let round = 0; round < rounds; round++) for (const server of servers) await run(server);
+} finally {
+  for (const server of servers) {
+    peak.set(server.name, peakRssMb(server.child.pid as number));
+    server.child.kill('SIGTERM');
+  }
+}
+const results: Measure[] = servers.map((server) => ({
+  name: server.name,
+  rps: median(server.runs.map((entry) => entry.rps)),
+  p50: median(server.runs.map((entry) => entry.p50)),
+  p99: median(server.runs.map((entry) => entry.p99)),
+  rssMb: peak.get(server.name) ?? 0,
+}));
 const [raw, koa, toolshed] = results as [Measure, Measure, Measure];
 
-console.log(`\n${connections} connections, ${seconds} s each, POST /v1/base64/encode\n`);
+console.log(`\n${connections} connections, ${rounds} interleaved rounds of ${seconds} s per server (medians), POST /v1/base64/encode\n`);
 console.log('server            req/s    p50 ms  p99 ms  peak RSS MB');
 for (const row of results) {
   console.log(`${row.name.padEnd(16)} ${row.rps.toFixed(0).padStart(7)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(7)} ${row.rssMb.toFixed(0).padStart(11)}`);
