@@ -1,13 +1,13 @@
 /**
  * The middleware order, nothing else. Read top to bottom, it is the story of a request:
- * errors and access log → request id → CORS preflight → route lookup → authentication →
- * rate limit → 404/405 → JSON body (415/413/400) → validation and handler → JSON answer.
+ * errors and access log → request id → CORS preflight → route lookup → identify the key →
+ * rate limit → 401 → 404/405 → JSON body (415/413/400) → validation and handler → JSON answer.
  */
 import Koa from 'koa';
 import { keyIndex } from './api-keys.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { authenticate } from './middleware/auth.js';
+import { identify, refuseBadCredentials } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
 import { corsPreflight } from './middleware/cors.js';
 import { dispatch } from './middleware/dispatch.js';
@@ -50,7 +50,7 @@ export function createApp(options: AppOptions): Koa<KernelState> {
   app.use(requestId());
   app.use(corsPreflight());
   app.use(lookupRoute(buildRoutes(options.registry)));
-  app.use(authenticate(keyIndex(config.auth.apiKeys)));
+  app.use(identify(keyIndex(config.auth.apiKeys)));
   app.use(
     rateLimit({
       windowSeconds: config.rateLimit.windowSeconds,
@@ -59,6 +59,7 @@ export function createApp(options: AppOptions): Koa<KernelState> {
       store: options.rateLimitStore,
     }),
   );
+  app.use(refuseBadCredentials());
   app.use(dispatch(jsonBody(options.bodyLimit)));
   return app;
 }

@@ -19,6 +19,8 @@ export interface KernelState {
   /** The configured name of the request's API key; undefined for anonymous requests. */
   apiKey?: string;
   route?: Route;
+  /** Set when the Authorization header is present but not a configured key; answered after the rate limit. */
+  authFailure?: Error;
   body?: unknown;
 }
 

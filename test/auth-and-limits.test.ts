@@ -38,6 +38,7 @@ describe('API keys', () => {
       assert.equal(answer.headers['www-authenticate'], 'Bearer error="invalid_token"');
       assert.equal((answer.json as { error: { code: string } }).error.code, 'unauthorized');
       assert.ok(!answer.text.includes(revoked), 'the key is never echoed');
+      assert.ok(answer.headers['ratelimit-remaining'] !== undefined, 'a 401 carries the RateLimit headers');
     }
     const line = service.logs.find((entry) => entry.includes('"key":"ci"'));
     assert.ok(line, 'the access log names the key');
@@ -81,6 +82,14 @@ describe('rate limits', () => {
     const statuses = [];
     for (let index = 0; index < 4; index++) statuses.push((await send(service.url, echo, { body, headers })).status);
     assert.deepEqual(statuses, [200, 200, 200, 429]);
+  });
+
+  it('counts requests with a bad key against the IP, so keys cannot be guessed without limit', async () => {
+    const service = await start({ rateLimit: { anonymous: { max: 2 } } });
+    const headers = { Authorization: `Bearer ${revoked}` };
+    const statuses = [];
+    for (let index = 0; index < 3; index++) statuses.push((await send(service.url, echo, { body, headers })).status);
+    assert.deepEqual(statuses, [401, 401, 429]);
   });
 
   it('resets after the window; Retry-After never says 0', async () => {

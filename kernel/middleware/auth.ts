@@ -1,6 +1,9 @@
 /**
- * Optional bearer authentication. No Authorization header: anonymous. A header that is not
- * `Bearer <token>`, or a token whose digest is not configured: 401. Public routes skip this.
+ * Optional bearer authentication, in two steps around the rate limit. `identify` reads the header:
+ * none is anonymous, a configured key names the client, anything else is remembered as a failure.
+ * `refuseBadCredentials`, after the rate limit, answers that failure with 401. A request with a bad
+ * key is thus counted against its IP's anonymous limit, which bounds key guessing, and its 401
+ * carries the RateLimit headers like every /v1 answer. Public routes skip both.
  */
 import { digestApiKey } from '../api-keys.js';
 import { HttpError } from '../http-error.js';
@@ -9,16 +12,25 @@ import type { KernelMiddleware } from '../types.js';
 const bearer = /^Bearer +([\x21-\x7e]{1,512})$/i;
 const challenge = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
 
-export function authenticate(keys: ReadonlyMap<string, string>): KernelMiddleware {
-  return async function checkApiKey(ctx, next) {
+export function identify(keys: ReadonlyMap<string, string>): KernelMiddleware {
+  return async function identifyClient(ctx, next) {
     const header = ctx.req.headers.authorization;
     if (header !== undefined && ctx.state.route?.public !== true) {
       const token = bearer.exec(header)?.[1];
-      if (token === undefined) throw new HttpError(401, 'unauthorized', 'The Authorization header must be "Bearer <API key>"', challenge);
-      const name = keys.get(digestApiKey(token));
-      if (name === undefined) throw new HttpError(401, 'unauthorized', 'The API key is unknown or revoked', challenge);
-      ctx.state.apiKey = name;
+      const name = token === undefined ? undefined : keys.get(digestApiKey(token));
+      if (name !== undefined) ctx.state.apiKey = name;
+      else {
+        const message = token === undefined ? 'The Authorization header must be "Bearer <API key>"' : 'The API key is unknown or revoked';
+        ctx.state.authFailure = new HttpError(401, 'unauthorized', message, challenge);
+      }
     }
+    await next();
+  };
+}
+
+export function refuseBadCredentials(): KernelMiddleware {
+  return async function refuse(ctx, next) {
+    if (ctx.state.authFailure !== undefined) throw ctx.state.authFailure;
     await next();
   };
 }
