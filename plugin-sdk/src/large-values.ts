@@ -30,24 +30,51 @@ export function hasDefaults(schema: unknown): boolean {
   return found;
 }
 
-/** Fills defaults in place, descending only into parts of the schema that have defaults. */
-export function fillDefaults(schema: unknown, value: unknown): unknown {
-  if (!isNode(schema) || !hasDefaults(schema)) return value;
-  if (value === undefined && 'default' in schema) value = structuredClone(schema.default);
+type Filler = (value: unknown) => unknown;
+const fillers = new WeakMap<object, Filler>();
+const keep: Filler = (value) => value;
+
+/** A copy of a default: objects and arrays are cloned so no request can change another's default. */
+function defaultOf(schema: Node): unknown {
+  const value = schema.default;
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+}
+
+/** Builds, once per schema, a function that fills defaults in place where the schema has any. */
+function fillerFor(schema: unknown): Filler {
+  if (!isNode(schema) || !hasDefaults(schema)) return keep;
+  const cached = fillers.get(schema);
+  if (cached) return cached;
+  let filler: Filler;
   if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf) || Array.isArray(schema.allOf)) {
     // Unions choose a branch by the value; TypeBox knows how, and union values are small.
-    return Default(schema as TSchema, value);
+    filler = (value) => Default(schema as TSchema, value === undefined && 'default' in schema ? defaultOf(schema) : value);
+  } else {
+    const properties = isNode(schema.properties)
+      ? Object.entries(schema.properties).filter(([, property]) => hasDefaults(property)).map(([name, property]) => [name, fillerFor(property)] as const)
+      : [];
+    const items = fillerFor(schema.items);
+    const own = 'default' in schema;
+    filler = (input) => {
+      const value = input === undefined && own ? defaultOf(schema) : input;
+      if (isNode(value)) {
+        for (const [name, fill] of properties) {
+          const filled = fill(value[name]);
+          if (filled !== undefined) value[name] = filled;
+        }
+      } else if (Array.isArray(value) && items !== keep) {
+        for (let index = 0; index < value.length; index++) value[index] = items(value[index]);
+      }
+      return value;
+    };
   }
-  if (isNode(schema.properties) && isNode(value)) {
-    for (const [name, property] of Object.entries(schema.properties)) {
-      if (!hasDefaults(property)) continue;
-      const filled = fillDefaults(property, value[name]);
-      if (filled !== undefined) value[name] = filled;
-    }
-  } else if (Array.isArray(value) && hasDefaults(schema.items)) {
-    for (let index = 0; index < value.length; index++) value[index] = fillDefaults(schema.items, value[index]);
-  }
-  return value;
+  fillers.set(schema, filler);
+  return filler;
+}
+
+/** Fills defaults in place, descending only into parts of the schema that have defaults. */
+export function fillDefaults(schema: unknown, value: unknown): unknown {
+  return fillerFor(schema)(value);
 }
 
 /** A long array found in the body, with the schema it must match. */

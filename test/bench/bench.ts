@@ -13,9 +13,18 @@ const body = JSON.stringify({ text: 'The quick brown fox jumps over the lazy dog
 interface Measure {
   name: string;
   rps: number;
+  /** Server CPU time (user + system) per request, in µs: hardly moved by load elsewhere on the machine. */
+  cpuUs: number;
   p50: number;
   p99: number;
   rssMb: number;
+}
+
+/** CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name; clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function peakRssMb(pid: number): number {
@@ -39,10 +48,11 @@ interface Server {
   name: string;
   child: ChildProcess;
   port: number;
-  runs: { rps: number; p50: number; p99: number }[];
+  runs: { rps: number; p50: number; p99: number; cpuUs: number }[];
 }
 
 async function run(server: Server): Promise<void> {
+  const cpuBefore = cpuSeconds(server.child.pid as number);
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}/v1/base64/encode`,
     method: 'POST',
@@ -52,7 +62,8 @@ async function run(server: Server): Promise<void> {
     duration: seconds,
   });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  server.runs.push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
+  const cpuUs = ((cpuSeconds(server.child.pid as number) - cpuBefore) * 1e6) / result.requests.total;
+  server.runs.push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUs });
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
@@ -77,15 +88,20 @@ const results: Measure[] = servers.map((server) => ({
   rps: median(server.runs.map((entry) => entry.rps)),
   p50: median(server.runs.map((entry) => entry.p50)),
   p99: median(server.runs.map((entry) => entry.p99)),
+  cpuUs: median(server.runs.map((entry) => entry.cpuUs)),
   rssMb: peak.get(server.name) ?? 0,
 }));
 const [raw, koa, toolshed] = results as [Measure, Measure, Measure];
 
 console.log(`\n${connections} connections, ${rounds} interleaved rounds of ${seconds} s per server (medians), POST /v1/base64/encode\n`);
-console.log('server            req/s    p50 ms  p99 ms  peak RSS MB');
+console.log('server            req/s    p50 ms  p99 ms  CPU µs/req  peak RSS MB');
 for (const row of results) {
-  console.log(`${row.name.padEnd(16)} ${row.rps.toFixed(0).padStart(7)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(7)} ${row.rssMb.toFixed(0).padStart(11)}`);
+  console.log(
+    `${row.name.padEnd(16)} ${row.rps.toFixed(0).padStart(7)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(7)} ${row.cpuUs.toFixed(1).padStart(11)} ${row.rssMb.toFixed(0).padStart(12)}`,
+  );
 }
-console.log(`\nbare Koa / raw node:http  ${(koa.rps / raw.rps).toFixed(2)}`);
-console.log(`Toolshed / raw node:http  ${(toolshed.rps / raw.rps).toFixed(2)}   (goal: Fastify's ~0.77)`);
-console.log(`Toolshed / bare Koa       ${(toolshed.rps / koa.rps).toFixed(2)}   (must stay ≥ 0.85)`);
+console.log('\nratios              by req/s   by CPU per request');
+const ratio = (a: Measure, b: Measure): string => `${(a.rps / b.rps).toFixed(2).padStart(10)} ${(b.cpuUs / a.cpuUs).toFixed(2).padStart(12)}`;
+console.log(`bare Koa / raw      ${ratio(koa, raw)}`);
+console.log(`Toolshed / raw      ${ratio(toolshed, raw)}   (goal: Fastify's ~0.77)`);
+console.log(`Toolshed / bare Koa ${ratio(toolshed, koa)}   (must stay >= 0.85)`);
