@@ -52,7 +52,7 @@ export function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> 
       req.removeListener('data', onRaw);
       req.pause();
       if (error) reject(error);
-      else resolve(Buffer.concat(chunks, size));
+      else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith } from '@toolshed/plugin-sdk';
 import base64 from './index.js';
 
 // RFC 4648 §10 test vectors.
@@ -13,11 +13,6 @@ const vectors: [string, string][] = [
   ['fooba', 'Zm9vYmE='],
   ['foobar', 'Zm9vYmFy'],
 ];
-
-/** Asserts that `promise` rejects with the SDK error of `status` and `code`. */
-async function rejectsWith(promise: Promise<unknown>, status: number, code: string): Promise<void> {
-  await assert.rejects(promise, (error: { status?: number; code?: string }) => error.status === status && error.code === code);
-}
 
 describe('base64.encode', () => {
   it('matches the RFC 4648 vectors', async () => {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith } from '@toolshed/plugin-sdk';
 import { EFF_LARGE_WORDLIST } from './eff-large-wordlist.data.js';
 import passwordGenerator from './index.js';
 
@@ -19,15 +19,6 @@ const wordSet = new Set(EFF_LARGE_WORDLIST);
 
 async function passphrase(body: Record<string, unknown>): Promise<Answer> {
   return (await invoke(passwordGenerator, 'passphrase', body)) as Answer;
-}
-
-async function rejectsWith(promise: Promise<unknown>, status: number, code: string, paths?: string[]): Promise<void> {
-  await assert.rejects(promise, (error: { status?: number; code?: string; details?: { path: string }[] }) => {
-    assert.equal(error.status, status);
-    assert.equal(error.code, code);
-    if (paths !== undefined) assert.deepEqual(error.details?.map((detail) => detail.path), paths);
-    return true;
-  });
 }
 
 const report = (answer: Answer): [number, string, number] => [answer.entropyBits, answer.strength, answer.crackSeconds];

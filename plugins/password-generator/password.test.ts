@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith } from '@toolshed/plugin-sdk';
 import passwordGenerator from './index.js';
 import { SYMBOLS } from './password.js';
 
@@ -23,15 +23,6 @@ const PUNCTUATION = '! " # $ % & \' ( ) * + , - . / : ; < = > ? @ [ \\ ] ^ _ ` {
 
 async function password(body: Record<string, unknown>): Promise<Answer> {
   return (await invoke(passwordGenerator, 'password', body)) as Answer;
-}
-
-async function rejectsWith(promise: Promise<unknown>, status: number, code: string, paths?: string[]): Promise<void> {
-  await assert.rejects(promise, (error: { status?: number; code?: string; details?: { path: string }[] }) => {
-    assert.equal(error.status, status);
-    assert.equal(error.code, code);
-    if (paths !== undefined) assert.deepEqual(error.details?.map((detail) => detail.path), paths);
-    return true;
-  });
 }
 
 const charsOf = (answers: readonly string[]): Set<string> => new Set(answers.flatMap((text) => [...text]));

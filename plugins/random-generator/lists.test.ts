@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith } from '@toolshed/plugin-sdk';
 import random from './index.js';
 import { MAX_OUTPUT_CHARS } from './lists.js';
 
@@ -12,15 +12,6 @@ const letters = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
 
 async function call<T>(operation: string, body: Record<string, unknown>): Promise<T> {
   return (await invoke(random, operation, body)) as T;
-}
-
-async function rejectsWith(promise: Promise<unknown>, status: number, code: string, paths?: string[]): Promise<void> {
-  await assert.rejects(promise, (error: { status?: number; code?: string; details?: { path: string }[] }) => {
-    assert.equal(error.status, status);
-    assert.equal(error.code, code);
-    if (paths !== undefined) assert.deepEqual(error.details?.map((detail) => detail.path), paths);
-    return true;
-  });
 }
 
 const sorted = (items: readonly string[]): string[] => [...items].sort();

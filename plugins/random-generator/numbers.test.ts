@@ -4,22 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith } from '@toolshed/plugin-sdk';
 import random from './index.js';
 
 const SAFE = 9007199254740991; // 2^53 − 1
 
 async function numbers(body: Record<string, unknown>): Promise<number[]> {
   return ((await invoke(random, 'numbers', body)) as { numbers: number[] }).numbers;
-}
-
-async function rejectsWith(promise: Promise<unknown>, status: number, code: string, paths?: string[]): Promise<void> {
-  await assert.rejects(promise, (error: { status?: number; code?: string; details?: { path: string }[] }) => {
-    assert.equal(error.status, status);
-    assert.equal(error.code, code);
-    if (paths !== undefined) assert.deepEqual(error.details?.map((detail) => detail.path), paths);
-    return true;
-  });
 }
 
 describe('random-generator.numbers', () => {

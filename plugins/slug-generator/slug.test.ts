@@ -1,18 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith, rejectsField } from '@toolshed/plugin-sdk';
 import slugGenerator from './index.js';
 import { cutSlug, MAX_TEXT_LENGTH } from './slug.js';
-
-async function rejectsWith(promise: Promise<unknown>, status: number, code: string): Promise<void> {
-  await assert.rejects(promise, (error: { status?: number; code?: string }) => error.status === status && error.code === code);
-}
-
-async function rejectsField(promise: Promise<unknown>, path: string): Promise<void> {
-  await assert.rejects(promise, (error: { status?: number; code?: string; details?: { path: string }[] }) => {
-    return error.status === 400 && error.code === 'validation_failed' && (error.details ?? []).some((detail) => detail.path === path);
-  });
-}
 
 const slug = async (body: Record<string, unknown>): Promise<string> =>
   ((await invoke(slugGenerator, 'slugify', body)) as { slug: string }).slug;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith } from '@toolshed/plugin-sdk';
 import subnetCalculator from './index.js';
 
 interface Entry {
@@ -25,15 +25,6 @@ interface Report extends Entry {
 
 async function calc(body: Record<string, unknown>): Promise<Report> {
   return (await invoke(subnetCalculator, 'calculate', body)) as Report;
-}
-
-async function rejectsWith(promise: Promise<unknown>, status: number, code: string, paths?: string[]): Promise<void> {
-  await assert.rejects(promise, (error: { status?: number; code?: string; details?: { path: string }[] }) => {
-    assert.equal(error.status, status);
-    assert.equal(error.code, code);
-    if (paths !== undefined) assert.deepEqual(error.details?.map((detail) => detail.path), paths);
-    return true;
-  });
 }
 
 const pick = (report: Entry): Entry => ({

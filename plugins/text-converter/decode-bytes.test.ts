@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith } from '@toolshed/plugin-sdk';
 import textConverter from './index.js';
-
-async function rejectsWith(promise: Promise<unknown>, status: number, code: string): Promise<void> {
-  await assert.rejects(promise, (error: { status?: number; code?: string }) => error.status === status && error.code === code);
-}
 
 const decode = async (bytes: string, format?: string): Promise<string> =>
   ((await invoke(textConverter, 'decode', format === undefined ? { bytes } : { bytes, format })) as { text: string }).text;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith } from '@toolshed/plugin-sdk';
 import unitConverter from './index.js';
 import { CATEGORY_NAMES, UNITS } from './units.data.js';
 
@@ -29,15 +29,6 @@ async function one(value: number, category: string, from: string, to: string): P
 async function all(value: number, category: string, from: string): Promise<Record<string, number>> {
   const { results } = await run({ value, category, from });
   return Object.fromEntries(results.map((entry) => [entry.unit, entry.value]));
-}
-
-async function rejectsWith(promise: Promise<unknown>, status: number, code: string, paths?: string[]): Promise<void> {
-  await assert.rejects(promise, (error: { status?: number; code?: string; details?: { path: string }[] }) => {
-    assert.equal(error.status, status);
-    assert.equal(error.code, code);
-    if (paths !== undefined) assert.deepEqual(error.details?.map((detail) => detail.path), paths);
-    return true;
-  });
 }
 
 describe('unit-converter.convert: the examples', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith } from '@toolshed/plugin-sdk';
 import urlEncoder from './index.js';
 import { countParams, MAX_HOST_LENGTH, MAX_PARAMS, MAX_URL_LENGTH, specialHostLength } from './parse-url.js';
 
@@ -13,10 +13,6 @@ const parse = async (url: string): Promise<Parsed> => (await invoke(urlEncoder, 
 /** The parts as a plain object, for shorter assertions (the order is asserted separately). */
 const partsOf = async (url: string): Promise<Record<string, string>> =>
   Object.fromEntries((await parse(url)).parts.map(({ key, value }) => [key, value]));
-
-async function rejectsWith(promise: Promise<unknown>, status: number, code: string): Promise<void> {
-  await assert.rejects(promise, (error: { status?: number; code?: string }) => error.status === status && error.code === code);
-}
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
   const start = performance.now();

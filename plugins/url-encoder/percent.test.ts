@@ -1,20 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith, rejectsField } from '@toolshed/plugin-sdk';
 import urlEncoder from './index.js';
 import { percentEncode } from './percent.js';
-
-/** Asserts that `promise` rejects with the SDK error of `status` and `code`. */
-async function rejectsWith(promise: Promise<unknown>, status: number, code: string): Promise<void> {
-  await assert.rejects(promise, (error: { status?: number; code?: string }) => error.status === status && error.code === code);
-}
-
-/** Asserts a 400 validation_failed whose details name `path`. */
-async function rejectsField(promise: Promise<unknown>, path: string): Promise<void> {
-  await assert.rejects(promise, (error: { status?: number; code?: string; details?: { path: string }[] }) => {
-    return error.status === 400 && error.code === 'validation_failed' && (error.details ?? []).some((detail) => detail.path === path);
-  });
-}
 
 const encode = async (body: Record<string, unknown>): Promise<string> =>
   ((await invoke(urlEncoder, 'encode', body)) as { encoded: string }).encoded;
