@@ -1,0 +1,109 @@
+import { definePlugin, defineOperation, InputError, Type } from '@toolshed/plugin-sdk';
+import { SegmentBudget } from './segmenter.js';
+import { textStats } from './stats.js';
+import { TRANSFORMS, transformText } from './transforms.js';
+
+const closed = { additionalProperties: false } as const;
+
+/** The canonical form of a BCP 47 tag; an invalid tag is a 400 on /locale. */
+function canonicalLocale(locale: string | undefined): string | undefined {
+  if (locale === undefined) return undefined;
+  try {
+    return Intl.getCanonicalLocales(locale)[0];
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new InputError('locale is not a valid language tag', [{ path: '/locale', message: 'must be a BCP 47 language tag such as "tr" or "de-CH"' }]);
+  }
+}
+
+const count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export default definePlugin({
+  group: 'word-counter',
+  sdk: '^1.0.0',
+  summary: 'Word, sentence and character counts, reading time, and text transformations',
+  errors: {
+    text_too_complex: 'The text needs more full Unicode segmentation than one request may use (very long texts in scripts without spaces)',
+    too_many_lines: 'sortAsc and sortDesc sort at most 200,000 different lines',
+  },
+  operations: {
+    stats: defineOperation({
+      summary: 'Count characters (grapheme clusters), words, sentences, paragraphs and lines; reading and speaking time; top words',
+      description:
+        'Words are Unicode word segments (Intl.Segmenter), compared in lowercase. Letters in `avgWordLength` and ' +
+        '`topWords` are letters and digits (apostrophes, periods and combining marks do not count).',
+      body: Type.Object(
+        {
+          text: Type.String(),
+          topWords: Type.Integer({ minimum: 0, maximum: 100, default: 10, description: 'How many of the most frequent words of 3+ letters to list' }),
+        },
+        closed,
+      ),
+      response: Type.Object(
+        {
+          characters: count('Grapheme clusters'),
+          charactersNoSpaces: count('Grapheme clusters that are not whitespace'),
+          words: count('Word-like segments'),
+          sentences: count('Sentence segments that are not blank'),
+          paragraphs: count('Blocks of non-blank lines'),
+          lines: count('0 for the empty text, else line breaks + 1'),
+          uniqueWords: count('Distinct words, case-insensitive'),
+          avgWordLength: Type.Number({ minimum: 0, description: 'Letters per word, 2 decimals' }),
+          readingMinutes: Type.Number({ minimum: 0, description: 'At 200 words per minute, 2 decimals' }),
+          speakingMinutes: Type.Number({ minimum: 0, description: 'At 130 words per minute, 2 decimals' }),
+          bytes: count('UTF-8 length'),
+          topWords: Type.Array(Type.Object({ word: Type.String(), count: Type.Integer({ minimum: 1 }) }, closed)),
+        },
+        closed,
+      ),
+      examples: [
+        {
+          title: 'Two sentences',
+          body: { text: 'The cat sat. The cat ran!', topWords: 3 },
+          response: {
+            characters: 25,
+            charactersNoSpaces: 20,
+            words: 6,
+            sentences: 2,
+            paragraphs: 1,
+            lines: 1,
+            uniqueWords: 4,
+            avgWordLength: 3,
+            readingMinutes: 0.03,
+            speakingMinutes: 0.05,
+            bytes: 25,
+            topWords: [
+              { word: 'cat', count: 2 },
+              { word: 'the', count: 2 },
+              { word: 'ran', count: 1 },
+            ],
+          },
+        },
+      ],
+      handler: ({ text, topWords }) => textStats(text, topWords, new SegmentBudget()),
+    }),
+    transform: defineOperation({
+      summary: 'Change case, sort, dedupe, trim or reverse text',
+      description:
+        'Case changes honour `locale` (`tr`: i → İ); sortAsc/sortDesc use Intl.Collator in `locale` (default `en`). ' +
+        '`\\r\\n` and `\\n` both end a line; the output uses `\\n`.',
+      body: Type.Object(
+        {
+          text: Type.String(),
+          transform: Type.Union(TRANSFORMS.map((name) => Type.Literal(name))),
+          locale: Type.Optional(Type.String({ description: 'BCP 47 language tag for case conversion and sorting, e.g. "tr" or "de"' })),
+        },
+        closed,
+      ),
+      response: Type.Object({ text: Type.String() }, closed),
+      examples: [
+        { title: 'Snake case', body: { text: 'fooBar HTTPServer', transform: 'snake' }, response: { text: 'foo_bar_http_server' } },
+        { title: 'Turkish upper case', body: { text: 'istanbul', transform: 'upper', locale: 'tr' }, response: { text: 'İSTANBUL' } },
+        { title: 'Reverse by grapheme', body: { text: 'ab 👍🏽', transform: 'reverse' }, response: { text: '👍🏽 ba' } },
+      ],
+      handler: ({ text, transform, locale }) => ({
+        text: transformText(text, transform, canonicalLocale(locale), new SegmentBudget()),
+      }),
+    }),
+  },
+});
