@@ -209,6 +209,20 @@ describe('plugin errors', () => {
   });
 });
 
+describe('the handler context', () => {
+  it('aborts the signal when the client goes away before the answer', async () => {
+    const { request } = await import('node:http');
+    const req = request(`${service.url}/v1/kernel-probe/wait-for-abort`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+    req.on('error', () => undefined);
+    req.end('{}');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    req.destroy();
+    const counted = (): number => (globalThis as { kernelProbeAborts?: number }).kernelProbeAborts ?? 0;
+    for (let waited = 0; counted() === 0 && waited < 1500; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.equal(counted(), 1);
+  });
+});
+
 describe('CORS', () => {
   it('answers a preflight with 204 and allows only Content-Type', async () => {
     const answer = await send(service.url, echo, {
