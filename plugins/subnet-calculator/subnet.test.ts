@@ -2,18 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { invoke, rejectsWith } from '@toolshed/plugin-sdk';
 import subnetCalculator from './index.js';
+import type { SubnetEntry as Entry } from './subnet.js';
 
-interface Entry {
-  cidr: string;
-  network: string;
-  broadcast: string;
-  netmask: string;
-  wildcard: string;
-  firstHost: string;
-  lastHost: string;
-  total: number;
-  usable: number;
-}
 interface Report extends Entry {
   address: string;
   type: string;
