@@ -18,10 +18,14 @@ export interface RateLimitOptions {
 
 const headers = { remaining: 'RateLimit-Remaining', reset: 'RateLimit-Reset', total: 'RateLimit-Limit' };
 
-/** Seconds until the window that koa-ratelimit reported (as a Unix time) ends; at least 1. */
-function secondsUntilReset(ctx: KernelContext): number {
+/**
+ * Seconds until the window that koa-ratelimit reported (as a Unix time) ends: at least 1, at most
+ * the window. koa-ratelimit keeps its own clock (Date.now at load plus hrtime), which may run a
+ * fraction of a millisecond ahead of Date.now, so an unclamped ceil could say 61 in a 60 s window.
+ */
+function secondsUntilReset(ctx: KernelContext, windowSeconds: number): number {
   const reset = Number(ctx.response.get('RateLimit-Reset'));
-  return Math.max(1, Math.ceil(reset - Date.now() / 1000));
+  return Math.min(windowSeconds, Math.max(1, Math.ceil(reset - Date.now() / 1000)));
 }
 
 export function rateLimit(options: RateLimitOptions): KernelMiddleware {
@@ -35,11 +39,11 @@ export function rateLimit(options: RateLimitOptions): KernelMiddleware {
     let admitted = false;
     await limiter(ctx, async () => {
       admitted = true;
-      ctx.set('RateLimit-Reset', String(secondsUntilReset(ctx)));
+      ctx.set('RateLimit-Reset', String(secondsUntilReset(ctx, options.windowSeconds)));
       await next();
     });
     if (!admitted) {
-      const wait = String(secondsUntilReset(ctx));
+      const wait = String(secondsUntilReset(ctx, options.windowSeconds));
       ctx.set('RateLimit-Reset', wait);
       throw new HttpError(429, 'rate_limited', `Rate limit exceeded; retry in ${wait} s`, { 'Retry-After': wait });
     }

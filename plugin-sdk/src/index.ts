@@ -29,4 +29,4 @@ export { compileOperation, compilePlugin, resolvePluginConfig, type CompiledOper
 export { compileSchema, describeErrors, MAX_ERROR_DETAILS, type SchemaValidator } from './validation.js';
 export { invoke, type InvokeOptions } from './invoke.js';
 export { roundDecimal } from './rounding.js';
-export { rejectsWith, rejectsField } from './testing.js';
+export { rejectsWith, rejectsField, HANG_GUARD_MS } from './testing.js';

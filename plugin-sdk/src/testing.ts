@@ -31,3 +31,10 @@ export async function rejectsField(promise: Promise<unknown>, path: string): Pro
     return true;
   });
 }
+
+/**
+ * The most a test lets hostile input take before calling it a hang. Deliberately generous: it
+ * proves the service does not stall (a quadratic algorithm on megabytes takes minutes) without
+ * turning the test suite into a flaky benchmark; speed targets live in `npm run bench`.
+ */
+export const HANG_GUARD_MS = 10_000;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
 import { startResolver, type FakeResolver, type Zone } from './fake-resolver.js';
 import dnsLookup from './index.js';
 
@@ -265,13 +265,13 @@ describe('dns-lookup.lookup: hostile input', () => {
   it('answers a 10 MB name with 400 at once', async () => {
     const started = performance.now();
     await rejectsAt({ name: 'a'.repeat(10 * 1024 * 1024) }, '/name');
-    assert.ok(performance.now() - started < 2000);
+    assert.ok(performance.now() - started < HANG_GUARD_MS);
   });
 
   it('answers 20,000 types with 400 quickly', async () => {
     const started = performance.now();
     await rejectsAt({ name: 'example.com', types: new Array(20_000).fill('A') }, '/types');
-    assert.ok(performance.now() - started < 2000);
+    assert.ok(performance.now() - started < HANG_GUARD_MS);
   });
 
   it('answers odd Unicode with 422 and no query', async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { HANG_GUARD_MS } from '@toolshed/plugin-sdk';
 import { describe, it } from 'node:test';
 import { normaliseName, reverseIPv4, reverseIPv6 } from './name.js';
 
@@ -130,6 +131,6 @@ describe('normaliseName', () => {
     rejects('.'.repeat(300));
     rejects('ü'.repeat(300));
     rejects(`${'a.'.repeat(150)}`.slice(0, 300).replace(/\.$/, '.1'));
-    assert.ok(performance.now() - started < 500);
+    assert.ok(performance.now() - started < HANG_GUARD_MS);
   });
 });

@@ -127,7 +127,8 @@ describe('regex-tester.test: hostile input', () => {
     } finally {
       clearInterval(ticker);
     }
-    assert.ok(elapsed >= 290 && elapsed < 2000, `took ${elapsed} ms`);
+    // The budget is 300 ms: the answer must come at the budget, not after the pattern would have finished.
+    assert.ok(elapsed >= 290 && elapsed < 3000, `took ${elapsed} ms`);
     // The event loop kept running: about 30 ticks of 10 ms fit in the budget; demand a third of them.
     assert.ok(ticks >= 10, `only ${ticks} ticks`);
     // The pool recovers: the next job gets a fresh worker.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, rejectsWith, rejectsField } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith, rejectsField, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
 import textConverter from './index.js';
 import { encodeBytes, MAX_OUTPUT_LENGTH } from './encode-bytes.js';
 
@@ -81,16 +81,16 @@ describe('text-converter.encode', () => {
       message: `The result would be 179999990 characters long; at most ${MAX_OUTPUT_LENGTH} are returned`,
     });
     const ms = performance.now() - start;
-    assert.ok(ms < 2000, `took ${ms} ms`);
+    assert.ok(ms < HANG_GUARD_MS, `took ${ms} ms`);
   });
 
-  it('hostile: the largest hex answer (10 MB of text, default separator) comes back within the time budget', async () => {
+  it('hostile: the largest hex answer (10 MB of text, default separator) comes back without stalling', async () => {
     const start = performance.now();
     const { bytes, count } = await encode({ text: 'é'.repeat(5_000_000) });
     const ms = performance.now() - start;
     assert.equal(count, 10_000_000);
     assert.equal(bytes.length, 29_999_999); // 10 M × 2 digits + 9,999,999 spaces
     assert.equal(bytes.slice(0, 11), 'c3 a9 c3 a9');
-    assert.ok(ms < 2000, `took ${ms} ms`);
+    assert.ok(ms < HANG_GUARD_MS, `took ${ms} ms`);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, rejectsField } from '@toolshed/plugin-sdk';
+import { invoke, rejectsField, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
 import textDiff from './index.js';
 import { Deadline } from './align.js';
 import { diffLines, MAX_ROWS } from './lines.js';
@@ -118,7 +118,7 @@ describe('text-diff.lines', () => {
     assert.equal(result.rows.length, MAX_ROWS);
     await assert.rejects(lines({ original: `${limit}\n`, changed: 'a' }), { status: 422, code: 'output_too_large' });
     await assert.rejects(lines({ original: '\n'.repeat(5_000_000), changed: '' }), { status: 422, code: 'output_too_large' });
-    assert.ok(performance.now() - started < 2000);
+    assert.ok(performance.now() - started < HANG_GUARD_MS);
   });
 
   it('stops at the row limit while building rows, and at the part limit', () => {
@@ -130,7 +130,7 @@ describe('text-diff.lines', () => {
     assert.throws(() => diffLines('a b c', 'a x c', plain, new Deadline(), new PartBudget(5)), { status: 422, code: 'output_too_large' });
   });
 
-  it('hostile: two different 2 MB texts answer 422 diff_too_complex within 2 s', async () => {
+  it('hostile: two different 2 MB texts answer 422 diff_too_complex without stalling (the diff gives up at 0.8 s)', async () => {
     // 41,000 lines of 51 characters (with the newline) are 2.09 MB per side.
     const many = { original: shuffledLines(1, 41_000), changed: shuffledLines(2, 41_000) };
     const single = { original: randomLines(1, 40_000).replace(/\n/g, ' '), changed: randomLines(2, 40_000).replace(/\n/g, ' ') };
@@ -139,7 +139,7 @@ describe('text-diff.lines', () => {
       const started = performance.now();
       await assert.rejects(lines(body), { status: 422, code: 'diff_too_complex' });
       const elapsed = performance.now() - started;
-      assert.ok(elapsed < 2000, `${Math.round(elapsed)} ms`);
+      assert.ok(elapsed < HANG_GUARD_MS, `${Math.round(elapsed)} ms`);
     }
   });
 
@@ -149,7 +149,7 @@ describe('text-diff.lines', () => {
     const result = await lines({ original: randomLines(1, 10_000), changed: randomLines(2, 10_000) });
     assert.deepEqual([result.rows.length, result.added, result.removed], [10_000, 10_000, 10_000]);
     assert.ok(result.rows.every((row, i) => row.type === 'mod' && row.left!.no === i + 1 && row.right!.no === i + 1));
-    assert.ok(performance.now() - started < 2000);
+    assert.ok(performance.now() - started < HANG_GUARD_MS);
   });
 
   it('hostile: lone surrogates, a huge single line, NUL and emoji', async () => {
@@ -164,7 +164,7 @@ describe('text-diff.lines', () => {
     const edited = await lines({ original: `${big} a`, changed: `${big} b` });
     const right = edited.rows[0]!.right!.parts!;
     assert.deepEqual(right.map((part) => [part.type, part.value.length]), [['same', 4_000_001], ['add', 1]]);
-    assert.ok(performance.now() - started < 2000);
+    assert.ok(performance.now() - started < HANG_GUARD_MS);
     assert.equal((await lines({ original: '\u0000👍🏽', changed: '\u0000👍🏽' })).identical, true);
   });
 
