@@ -49,6 +49,7 @@ export default definePlugin({
     invalid_regex: 'The pattern or the flags are not a valid JavaScript regular expression',
     regex_timeout: 'The pattern ran longer than the time budget (catastrophic backtracking)',
     output_too_large: 'The matches or the replaced text would make the answer too large',
+    regex_too_complex: 'The pattern needs more backtracking stack than the text allows (a repeated group over megabytes)',
   },
   close: async () => {
     await pool?.close();

@@ -31,7 +31,7 @@ export interface RegexResult {
 
 export type RegexOutcome =
   | { readonly ok: true; readonly result: RegexResult }
-  | { readonly ok: false; readonly code: 'invalid_regex' | 'output_too_large'; readonly message: string };
+  | { readonly ok: false; readonly code: 'invalid_regex' | 'output_too_large' | 'regex_too_complex'; readonly message: string };
 
 class OutputTooLarge extends Error {}
 
@@ -99,8 +99,10 @@ export function runRegex(job: RegexJob): RegexOutcome {
     if (job.replacement !== undefined) result.replaced = replaceAll(regex, job.text, job.replacement, charge);
     return { ok: true, result };
   } catch (error) {
-    if (!(error instanceof OutputTooLarge)) throw error;
-    return { ok: false, code: 'output_too_large', message: `The result would exceed ${job.maxOutput} characters` };
+    if (error instanceof OutputTooLarge) return { ok: false, code: 'output_too_large', message: `The result would exceed ${job.maxOutput} characters` };
+    // V8's backtracking engine recurses per repetition of a group: `(a|b)+` over megabytes overflows its stack.
+    if (error instanceof RangeError) return { ok: false, code: 'regex_too_complex', message: 'The pattern needs more backtracking stack than this text allows' };
+    throw error;
   }
 }
 

@@ -142,6 +142,10 @@ describe('regex-tester.test: hostile input', () => {
     await rejects({ pattern: '(?=([\\s\\S]*))', text: 'a'.repeat(2_000_000), limit: 1000 }, 422, 'output_too_large');
   });
 
+  it('answers regex_too_complex when a repeated group over megabytes overflows the regex stack', async () => {
+    await rejects({ pattern: '(a|b)+', text: 'ab'.repeat(3_000_000) }, 422, 'regex_too_complex');
+  });
+
   it('handles a 9 MB text in one request', async () => {
     const result = await run({ pattern: 'b', text: `${'a'.repeat(9_000_000)}b` });
     assert.deepEqual(result.matches.map((match) => match.index), [9_000_000]);
