@@ -48,6 +48,15 @@ export const CoreConfigSchema = Type.Object(
       section,
     ),
     plugins: Type.Object({ dirs: Names, packages: Names, enabled: Type.Array(Type.String({ minLength: 1 }), { default: ['*'] }), disabled: Names }, section),
+    workers: Type.Object(
+      {
+        threads: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
+        memoryMb: Type.Integer({ minimum: 32, maximum: 16384, default: 512 }),
+        maxQueue: Type.Integer({ minimum: 0, maximum: 100000, default: 64 }),
+        idleMs: Type.Integer({ minimum: 0, maximum: 3600000, default: 30000 }),
+      },
+      section,
+    ),
     log: Type.Object(
       { level: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }) },
       section,

@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { configureWorkerPool, workerPool } from '@toolshed/plugin-sdk';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { discoverPlugins } from './discover.js';
@@ -33,6 +34,8 @@ export interface StartOptions {
 
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
+  const { threads, memoryMb, maxQueue, idleMs } = config.workers;
+  configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs });
   const loaded = await discoverPlugins({
     builtinDir: options.builtinDir ?? builtinPluginDir,
     dirs: config.plugins.dirs,
@@ -60,6 +63,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     await closed;
     clearTimeout(deadline);
     await Promise.all(registry.plugins.map(async (plugin) => plugin.close?.()));
+    await workerPool().close();
     await store.close();
   };
   return {

@@ -72,6 +72,19 @@ export class UpstreamTimeoutError extends ToolshedError {
   }
 }
 
+/**
+ * 503 `server_busy`: the service has no capacity left for this request right now (the worker
+ * queue is full); `Retry-After` tells the client when to come back.
+ */
+export class ServerBusyError extends ToolshedError {
+  /** Extra response headers, set by the kernel. */
+  readonly headers = { 'Retry-After': '1' };
+  constructor(message = 'The service is busy; retry shortly') {
+    super(503, 'server_busy', message);
+    this.name = 'ServerBusyError';
+  }
+}
+
 /** True for any error of this module, whichever copy of the SDK created it. */
 export function isToolshedError(value: unknown): value is ToolshedError {
   if (typeof value !== 'object' || value === null) return false;

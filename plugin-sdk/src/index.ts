@@ -22,6 +22,7 @@ export {
   UnprocessableError,
   UpstreamError,
   UpstreamTimeoutError,
+  ServerBusyError,
   isToolshedError,
   type ErrorDetail,
 } from './errors.js';
@@ -30,3 +31,15 @@ export { compileSchema, describeErrors, MAX_ERROR_DETAILS, type SchemaValidator 
 export { invoke, type InvokeOptions } from './invoke.js';
 export { roundDecimal } from './rounding.js';
 export { rejectsWith, rejectsField, HANG_GUARD_MS } from './testing.js';
+export {
+  runInWorker,
+  isWorkerJobError,
+  WorkerJobError,
+  WorkerPool,
+  configureWorkerPool,
+  workerPool,
+  type WorkerFailure,
+  type WorkerPoolOptions,
+  type WorkerPoolStats,
+  type RunInWorkerOptions,
+} from './worker-pool.js';

@@ -1,13 +1,17 @@
-import { definePlugin, defineOperation, Type, UnprocessableError, type OperationContext, type Static } from '@toolshed/plugin-sdk';
-import type { RegexJob, RegexOutcome } from './match.js';
-import { WorkerPool } from './pool.js';
+import { definePlugin, defineOperation, isWorkerJobError, runInWorker, Type, UnprocessableError, type OperationContext, type Static } from '@toolshed/plugin-sdk';
+import type { RegexJob, RegexResult } from './match.js';
 
 const closed = { additionalProperties: false } as const;
 
 const RegexConfig = Type.Object(
   {
     timeoutMs: Type.Integer({ minimum: 10, maximum: 60000, default: 1000, description: 'Time budget of one regex job' }),
-    workers: Type.Integer({ minimum: 1, maximum: 16, default: 2, description: 'Regex jobs running at once' }),
+    workers: Type.Integer({
+      minimum: 1,
+      maximum: 16,
+      default: 2,
+      description: 'Deprecated and ignored: regex jobs run on the shared worker pool, sized by `workers.threads`',
+    }),
   },
   closed,
 );
@@ -16,7 +20,7 @@ type RegexConfig = Static<typeof RegexConfig>;
 /** Characters one answer may carry (matches, groups and replaced text together): twice the 10 MiB body cap. */
 export const MAX_OUTPUT = 2 * 10 * 1024 * 1024;
 
-let pool: WorkerPool<RegexJob, RegexOutcome> | undefined;
+const matcher = new URL('./worker.js', import.meta.url);
 
 const Match = Type.Object(
   {
@@ -29,15 +33,16 @@ const Match = Type.Object(
   closed,
 );
 
-async function test(input: Omit<RegexJob, 'maxOutput'>, context: OperationContext<RegexConfig>) {
-  pool ??= new WorkerPool(new URL('./worker.js', import.meta.url), context.config.workers);
-  const outcome = await pool.run({ ...input, maxOutput: MAX_OUTPUT }, context.config.timeoutMs, context.signal);
-  if (outcome === 'timeout' || outcome === 'aborted') {
-    throw new UnprocessableError('regex_timeout', `The pattern did not finish within ${context.config.timeoutMs} ms`);
+async function test(input: Omit<RegexJob, 'maxOutput'>, context: OperationContext<RegexConfig>): Promise<RegexResult> {
+  const { timeoutMs } = context.config;
+  try {
+    return await runInWorker<RegexResult>(matcher, 'testRegex', [{ ...input, maxOutput: MAX_OUTPUT }], { deadlineMs: timeoutMs, signal: context.signal });
+  } catch (error) {
+    if (!isWorkerJobError(error)) throw error;
+    if (error.reason === 'crashed') throw new UnprocessableError('output_too_large', 'The pattern needed more memory than a request may use');
+    if (error.reason === 'failed') throw error;
+    throw new UnprocessableError('regex_timeout', `The pattern did not finish within ${timeoutMs} ms`);
   }
-  if (outcome === 'crashed') throw new UnprocessableError('output_too_large', 'The pattern needed more memory than a request may use');
-  if (!outcome.ok) throw new UnprocessableError(outcome.code, outcome.message);
-  return outcome.result;
 }
 
 export default definePlugin({
@@ -50,10 +55,6 @@ export default definePlugin({
     regex_timeout: 'The pattern ran longer than the time budget (catastrophic backtracking)',
     output_too_large: 'The matches or the replaced text would make the answer too large',
     regex_too_complex: 'The pattern needs more backtracking stack than the text allows (a repeated group over megabytes)',
-  },
-  close: async () => {
-    await pool?.close();
-    pool = undefined;
   },
   operations: {
     test: defineOperation({

@@ -1,5 +1,5 @@
 /**
- * The regex work itself, with JavaScript semantics. It runs inside a worker thread (see pool.ts),
+ * The regex work itself, with JavaScript semantics. It runs inside a worker thread of the SDK pool (see worker.ts),
  * because an untrusted pattern can backtrack for hours; here it only has to be right and to stop
  * building output past its budget.
  */

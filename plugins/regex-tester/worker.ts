@@ -1,7 +1,9 @@
-/** Worker thread entry: runs one regex job per message. */
-import { parentPort } from 'node:worker_threads';
-import { runRegex, type RegexJob } from './match.js';
-import { WORKER_READY } from './pool.js';
+/** What the shared worker pool runs for a regex job: the match, or the job's 422. */
+import { UnprocessableError } from '@toolshed/plugin-sdk';
+import { runRegex, type RegexJob, type RegexResult } from './match.js';
 
-parentPort?.on('message', (job: RegexJob) => parentPort?.postMessage(runRegex(job)));
-parentPort?.postMessage(WORKER_READY);
+export function testRegex(job: RegexJob): RegexResult {
+  const outcome = runRegex(job);
+  if (!outcome.ok) throw new UnprocessableError(outcome.code, outcome.message);
+  return outcome.result;
+}

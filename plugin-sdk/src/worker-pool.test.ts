@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { isToolshedError } from './errors.js';
+import { isWorkerJobError, WorkerPool, type WorkerFailure } from './worker-pool.js';
+
+const jobs = new URL('./fixtures/worker-jobs.js', import.meta.url);
+const pools: WorkerPool[] = [];
+function pool(options: Partial<WorkerPool['options']> = {}): WorkerPool {
+  const created = new WorkerPool({ workers: 2, memoryMb: 128, maxQueue: 8, idleMs: 30_000, ...options });
+  pools.push(created);
+  return created;
+}
+after(() => Promise.all(pools.map((created) => created.close())));
+
+async function failsWith(promise: Promise<unknown>, reason: WorkerFailure): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => isWorkerJobError(error) && error.reason === reason);
+}
+
+describe('the worker pool', () => {
+  it('runs an export of a module and returns its value, sync or async', async () => {
+    const workers = pool();
+    assert.equal(await workers.run(jobs, 'add', [2, 3], { deadlineMs: 60_000 }), 5);
+    assert.equal(await workers.run(jobs, 'later', ['x'], { deadlineMs: 60_000 }), 'x');
+    assert.equal(workers.stats().completed, 2);
+  });
+
+  it('moves a transferred buffer instead of copying it', async () => {
+    const buffer = new ArrayBuffer(1024);
+    assert.equal(await pool().run(jobs, 'bytes', [buffer], { deadlineMs: 60_000, transfer: [buffer] }), 1024);
+    assert.equal(buffer.byteLength, 0, 'the caller no longer holds the buffer');
+  });
+
+  it('rethrows an SDK error with its status and code, and hides the message of any other', async () => {
+    const workers = pool();
+    await assert.rejects(workers.run(jobs, 'refuse', [], { deadlineMs: 60_000 }), (error: unknown) => {
+      return isToolshedError(error) && error.status === 422 && error.code === 'not_today' && error.message === 'This job refuses';
+    });
+    await assert.rejects(workers.run(jobs, 'fail', [], { deadlineMs: 60_000 }), (error: unknown) => {
+      return isWorkerJobError(error) && error.reason === 'failed' && error.errorName === 'RangeError' && !error.message.includes('quote');
+    });
+    await failsWith(workers.run(jobs, 'missing', [], { deadlineMs: 60_000 }), 'failed');
+    await failsWith(workers.run(jobs, 'unclonable', [], { deadlineMs: 60_000 }), 'failed');
+  });
+
+  it('ends a job at its deadline while another worker keeps answering, then recovers', async () => {
+    const workers = pool();
+    const endless = workers.run(jobs, 'spin', [], { deadlineMs: 300 });
+    assert.equal(await workers.run(jobs, 'add', [1, 1], { deadlineMs: 60_000 }), 2);
+    await failsWith(endless, 'timeout');
+    assert.equal(workers.stats().timeouts, 1);
+    assert.equal(await workers.run(jobs, 'add', [2, 2], { deadlineMs: 60_000 }), 4);
+  });
+
+  it('counts queue time against the deadline', async () => {
+    const workers = pool({ workers: 1 });
+    const blocker = new AbortController();
+    const first = workers.run(jobs, 'spin', [], { deadlineMs: 600_000, signal: blocker.signal });
+    // The only worker is taken for good, so this job can only ever wait: it must time out in the queue.
+    await failsWith(workers.run(jobs, 'add', [1, 2], { deadlineMs: 200 }), 'timeout');
+    blocker.abort();
+    await failsWith(first, 'aborted');
+  });
+
+  it('refuses at once with 503 server_busy when the queue is full', async () => {
+    const workers = pool({ workers: 1, maxQueue: 1 });
+    const stop = new AbortController();
+    const running = workers.run(jobs, 'spin', [], { deadlineMs: 600_000, signal: stop.signal });
+    const queued = workers.run(jobs, 'add', [1, 1], { deadlineMs: 600_000, signal: stop.signal });
+    await assert.rejects(workers.run(jobs, 'add', [1, 1], { deadlineMs: 600_000 }), (error: unknown) => {
+      return isToolshedError(error) && error.status === 503 && error.code === 'server_busy';
+    });
+    assert.equal(workers.stats().refused, 1);
+    stop.abort();
+    await failsWith(running, 'aborted');
+    await failsWith(queued, 'aborted');
+  });
+
+  it('answers crashed when a job passes the heap cap, and the pool goes on', async () => {
+    const workers = pool({ memoryMb: 32 });
+    await failsWith(workers.run(jobs, 'hoard', [], { deadlineMs: 600_000 }), 'crashed');
+    assert.equal(await workers.run(jobs, 'add', [3, 4], { deadlineMs: 60_000 }), 7);
+  });
+
+  it('does not start a job whose signal already fired, and ends idle workers', async () => {
+    const workers = pool({ idleMs: 0 });
+    await failsWith(workers.run(jobs, 'add', [1, 1], { deadlineMs: 60_000, signal: AbortSignal.abort() }), 'aborted');
+    assert.equal(await workers.run(jobs, 'add', [1, 1], { deadlineMs: 60_000 }), 2);
+    for (let turn = 0; turn < 1000 && workers.stats().workers > 0; turn++) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(workers.stats().workers, 0);
+  });
+
+  it('aborts running and queued jobs on close, and answers aborted after it', async () => {
+    const workers = pool({ workers: 1 });
+    const running = workers.run(jobs, 'spin', [], { deadlineMs: 600_000 });
+    const queued = workers.run(jobs, 'add', [1, 1], { deadlineMs: 600_000 });
+    await workers.close();
+    await failsWith(running, 'aborted');
+    await failsWith(queued, 'aborted');
+    await failsWith(workers.run(jobs, 'add', [1, 1], { deadlineMs: 60_000 }), 'aborted');
+  });
+});

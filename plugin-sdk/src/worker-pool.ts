@@ -1,0 +1,282 @@
+/**
+ * The worker facility: one pool of worker threads shared by every plugin, for work whose cost grows
+ * with untrusted input (user regexes, formatting SQL, parsing huge YAML). A job runs an exported
+ * function of a plugin's module in a worker; past its deadline the worker is terminated (V8 then
+ * interrupts even a backtracking regex), so one hostile input costs one worker and one budget,
+ * never the event loop that serves everyone else.
+ */
+import { Worker } from 'node:worker_threads';
+import { ServerBusyError, ToolshedError, type ErrorDetail } from './errors.js';
+import type { WorkerMessage, WorkerRequest } from './worker-protocol.js';
+
+/** Why a job gave no answer. */
+export type WorkerFailure = 'timeout' | 'aborted' | 'crashed' | 'failed';
+
+/**
+ * Thrown by {@link runInWorker} when the job gave no answer: `timeout` (its deadline passed, queue
+ * time included), `aborted` (its signal fired), `crashed` (the worker died, for example at its heap
+ * cap), `failed` (the function threw something other than an SDK error;
+ * `errorName` is that error's name — its message is not carried, since it may quote the input).
+ */
+export class WorkerJobError extends Error {
+  /** Marks the error across module copies. */
+  readonly isWorkerJobError = true as const;
+  constructor(
+    readonly reason: WorkerFailure,
+    readonly errorName?: string,
+  ) {
+    super(`The worker job gave no answer: ${reason}${errorName === undefined ? '' : ` (${errorName})`}`);
+    this.name = 'WorkerJobError';
+  }
+}
+
+/** True for a {@link WorkerJobError} from any copy of the SDK. */
+export function isWorkerJobError(value: unknown): value is WorkerJobError {
+  return typeof value === 'object' && value !== null && (value as Partial<WorkerJobError>).isWorkerJobError === true;
+}
+
+/** Sizing of the shared pool; the kernel sets it from its configuration at start-up. */
+export interface WorkerPoolOptions {
+  /** Workers running at once. */
+  readonly workers: number;
+  /** Heap cap of each worker in MiB, so a job cannot exhaust the process's memory. */
+  readonly memoryMb: number;
+  /** Jobs that may wait for a worker; one more is refused at once with 503 `server_busy`. */
+  readonly maxQueue: number;
+  /** An idle worker is ended after this long, so memory goes back after a burst. */
+  readonly idleMs: number;
+}
+
+/** Options of one {@link runInWorker} call. */
+export interface RunInWorkerOptions {
+  /** Time budget in milliseconds, counted from the call: waiting in the queue uses it up too. */
+  readonly deadlineMs: number;
+  /** Aborts the job (the client went away). */
+  readonly signal?: AbortSignal;
+  /** Buffers to move into the worker instead of copying (the caller loses them). */
+  readonly transfer?: readonly ArrayBuffer[];
+}
+
+/** Counters of the pool, for monitoring. */
+export interface WorkerPoolStats {
+  readonly workers: number;
+  readonly running: number;
+  readonly queued: number;
+  readonly completed: number;
+  readonly timeouts: number;
+  readonly refused: number;
+}
+
+interface Task {
+  readonly request: WorkerRequest;
+  readonly transfer: readonly ArrayBuffer[];
+  readonly signal?: AbortSignal;
+  readonly onAbort: () => void;
+  /** performance.now() past which the job is given up; moved later by a worker's boot time. */
+  deadline: number;
+  timer?: NodeJS.Timeout;
+  slot?: Slot;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  /** False until the worker has booted: boot time is not the job's. */
+  ready: boolean;
+  bootStarted: number;
+  task?: Task;
+  idleTimer?: NodeJS.Timeout;
+}
+
+const entry = new URL('./worker-entry.js', import.meta.url);
+
+/** A pool of generic workers; {@link runInWorker} uses the process-wide one. */
+export class WorkerPool {
+  private readonly idle: Slot[] = [];
+  private readonly busy = new Set<Slot>();
+  private readonly queue: Task[] = [];
+  private size = 0;
+  private nextId = 1;
+  private closed = false;
+  private counters = { running: 0, completed: 0, timeouts: 0, refused: 0 };
+
+  constructor(readonly options: WorkerPoolOptions) {}
+
+  run<Result>(module: URL, exportName: string, args: readonly unknown[], options: RunInWorkerOptions): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      if (this.closed) return reject(new WorkerJobError('aborted'));
+      if (options.signal?.aborted === true) return reject(new WorkerJobError('aborted'));
+      if (this.queue.length >= this.options.maxQueue && this.idle.length === 0 && this.size >= this.options.workers) {
+        this.counters.refused++;
+        return reject(new ServerBusyError());
+      }
+      const task: Task = {
+        request: { id: this.nextId++, module: module.href, exportName, args },
+        transfer: options.transfer ?? [],
+        signal: options.signal,
+        onAbort: () => this.giveUp(task, 'aborted'),
+        deadline: performance.now() + options.deadlineMs,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      };
+      options.signal?.addEventListener('abort', task.onAbort, { once: true });
+      this.arm(task);
+      this.queue.push(task);
+      this.dispatch();
+    });
+  }
+
+  stats(): WorkerPoolStats {
+    const { running, completed, timeouts, refused } = this.counters;
+    return { workers: this.size, running, queued: this.queue.length, completed, timeouts, refused };
+  }
+
+  /** Ends every worker; queued and running jobs answer `aborted`. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.queue.splice(0)) this.settle(task, new WorkerJobError('aborted'));
+    for (const slot of [...this.busy]) if (slot.task !== undefined) this.giveUp(slot.task, 'aborted');
+    const workers = this.idle.splice(0).map((slot) => slot.worker);
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+
+  private arm(task: Task): void {
+    clearTimeout(task.timer);
+    task.timer = setTimeout(() => this.giveUp(task, 'timeout'), Math.max(0, task.deadline - performance.now()));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const slot = this.idle.pop() ?? (this.size < this.options.workers ? this.spawn() : undefined);
+      if (slot === undefined) return;
+      const task = this.queue.shift() as Task;
+      clearTimeout(slot.idleTimer);
+      slot.task = task;
+      task.slot = slot;
+      this.busy.add(slot);
+      this.counters.running++;
+      slot.worker.ref();
+      // While the worker boots, the job's clock stops; it restarts with the boot time added.
+      if (!slot.ready) clearTimeout(task.timer);
+      slot.worker.postMessage(task.request, task.transfer as ArrayBuffer[]);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb } });
+    const slot: Slot = { worker, ready: false, bootStarted: performance.now() };
+    this.size++;
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.kind === 'ready') {
+        slot.ready = true;
+        if (slot.task !== undefined) {
+          slot.task.deadline += performance.now() - slot.bootStarted;
+          this.arm(slot.task);
+        }
+      } else if (slot.task !== undefined && slot.task.request.id === message.id) {
+        const task = slot.task;
+        this.release(slot, false);
+        if (message.kind === 'result') this.settle(task, undefined, message.value);
+        else if (message.kind === 'sdk-error') this.settle(task, rebuild(message.error));
+        else this.settle(task, new WorkerJobError('failed', message.errorName));
+      }
+    });
+    worker.on('error', () => this.crashed(slot));
+    worker.on('exit', () => this.crashed(slot));
+    return slot;
+  }
+
+  /** An exit we did not ask for (heap cap reached) must not leave its job waiting forever. */
+  private crashed(slot: Slot): void {
+    const task = slot.task;
+    if (task === undefined) return;
+    this.release(slot, true);
+    this.settle(task, new WorkerJobError('crashed'));
+  }
+
+  private giveUp(task: Task, reason: 'timeout' | 'aborted'): void {
+    if (reason === 'timeout') this.counters.timeouts++;
+    const queued = this.queue.indexOf(task);
+    if (queued !== -1) this.queue.splice(queued, 1);
+    else if (task.slot !== undefined && task.slot.task === task) this.release(task.slot, true);
+    else return;
+    this.settle(task, new WorkerJobError(reason));
+  }
+
+  /** Frees `slot`; a worker whose job was cut short is terminated, since it may still be running it. */
+  private release(slot: Slot, discard: boolean): void {
+    slot.task = undefined;
+    this.busy.delete(slot);
+    this.counters.running--;
+    if (discard || this.closed) this.end(slot);
+    else {
+      // An idle worker must not keep the process alive, nor its memory for long.
+      slot.worker.unref();
+      slot.idleTimer = setTimeout(() => this.retire(slot), this.options.idleMs).unref();
+      this.idle.push(slot);
+    }
+    queueMicrotask(() => this.dispatch());
+  }
+
+  private retire(slot: Slot): void {
+    const index = this.idle.indexOf(slot);
+    if (index === -1) return;
+    this.idle.splice(index, 1);
+    this.end(slot);
+  }
+
+  private end(slot: Slot): void {
+    this.size--;
+    slot.worker.removeAllListeners('exit');
+    slot.worker.removeAllListeners('error');
+    slot.worker.on('error', () => undefined);
+    void slot.worker.terminate();
+  }
+
+  private settle(task: Task, error: Error | undefined, value?: unknown): void {
+    clearTimeout(task.timer);
+    task.signal?.removeEventListener('abort', task.onAbort);
+    task.slot = undefined;
+    if (error !== undefined) task.reject(error);
+    else {
+      this.counters.completed++;
+      task.resolve(value);
+    }
+  }
+}
+
+function rebuild(error: { status: number; code: string; message: string; details?: ErrorDetail[] }): ToolshedError {
+  return new ToolshedError(error.status, error.code, error.message, error.details);
+}
+
+const defaults: WorkerPoolOptions = { workers: 2, memoryMb: 512, maxQueue: 64, idleMs: 30_000 };
+let shared: WorkerPool | undefined;
+
+/** Sizes the process-wide pool (the kernel calls this at start-up); ends the current one's idle workers. */
+export function configureWorkerPool(options: Partial<WorkerPoolOptions>): void {
+  const previous = shared;
+  shared = new WorkerPool({ ...defaults, ...options });
+  void previous?.close();
+}
+
+/** The process-wide pool. */
+export function workerPool(): WorkerPool {
+  return (shared ??= new WorkerPool(defaults));
+}
+
+/**
+ * Runs `module`'s export `exportName` with `args` in a worker of the shared pool and resolves to
+ * what it returns (structured-cloned). An SDK error it throws (a 422) is rethrown here unchanged;
+ * a full queue rejects with 503 `server_busy` (the kernel answers it with `Retry-After`); anything
+ * else that stops an answer rejects with {@link WorkerJobError}.
+ *
+ * @example
+ * const sql = await runInWorker<string>(new URL('./format.js', import.meta.url), 'formatSql', [text], {
+ *   deadlineMs: 2000,
+ *   signal: context.signal,
+ * });
+ */
+export function runInWorker<Result>(module: URL, exportName: string, args: readonly unknown[], options: RunInWorkerOptions): Promise<Result> {
+  return workerPool().run<Result>(module, exportName, args, options);
+}

@@ -1,0 +1,17 @@
+/** The messages between the pool and its workers. */
+import type { ErrorDetail } from './errors.js';
+
+/** One job: call `exportName` of the module at `module` (a file URL) with `args`. */
+export interface WorkerRequest {
+  readonly id: number;
+  readonly module: string;
+  readonly exportName: string;
+  readonly args: readonly unknown[];
+}
+
+/** What a worker posts: once `ready`, then one answer per job. */
+export type WorkerMessage =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'result'; readonly id: number; readonly value: unknown }
+  | { readonly kind: 'sdk-error'; readonly id: number; readonly error: { status: number; code: string; message: string; details?: ErrorDetail[] } }
+  | { readonly kind: 'failed'; readonly id: number; readonly errorName: string };
