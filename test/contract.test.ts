@@ -52,6 +52,52 @@ describe('every built-in operation', () => {
   });
 });
 
+/**
+ * Every operation of utility-tools-api.md (section "Endpoints"), copied by hand from its tables:
+ * 30 groups, 58 operations. The service must mount exactly these, no more and no fewer.
+ */
+const SPEC_OPERATIONS = {
+  'base64': ['encode', 'decode'],
+  'bmi-calculator': ['calculate'],
+  'color-converter': ['convert', 'contrast'],
+  'compound-interest': ['simulate'],
+  'cron-expression': ['explain'],
+  'currency-converter': ['convert', 'rates'],
+  'data-converter': ['convert'],
+  'date-calculator': ['difference', 'add'],
+  'dns-lookup': ['lookup'],
+  'exif-viewer': ['read', 'strip'],
+  'hash-generator': ['hash'],
+  'json-formatter': ['format', 'minify', 'validate'],
+  'jwt-decoder': ['decode', 'verify'],
+  'lorem-ipsum': ['generate'],
+  'number-base-converter': ['convert', 'roman'],
+  'password-generator': ['password', 'passphrase'],
+  'percent-calculator': ['of', 'ratio', 'base', 'change', 'apply', 'vat'],
+  'qr-code-generator': ['create', 'text'],
+  'random-generator': ['numbers', 'dice', 'coins', 'pick', 'shuffle', 'teams'],
+  'regex-tester': ['test'],
+  'slug-generator': ['slugify'],
+  'sql-formatter': ['format', 'minify'],
+  'subnet-calculator': ['calculate'],
+  'text-converter': ['encode', 'decode'],
+  'text-diff': ['lines', 'inline'],
+  'timestamp-converter': ['convert'],
+  'unit-converter': ['convert'],
+  'url-encoder': ['encode', 'decode', 'parse'],
+  'uuid-generator': ['generate', 'decode'],
+  'word-counter': ['stats', 'transform'],
+} as const;
+
+describe('the contract\'s list of operations', () => {
+  it('is mounted exactly: all 58 operations of the 30 groups, nothing else', () => {
+    const expected = Object.entries(SPEC_OPERATIONS).flatMap(([group, names]) => names.map((name) => `/v1/${group}/${name}`));
+    assert.equal(Object.keys(SPEC_OPERATIONS).length, 30);
+    assert.equal(expected.length, 58);
+    assert.deepEqual([...service.registry.operations.keys()].sort(), expected.sort());
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
     assert.equal(document.openapi, '3.1.0');

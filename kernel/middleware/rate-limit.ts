@@ -34,7 +34,6 @@ export function rateLimit(options: RateLimitOptions): KernelMiddleware {
   const keyed = ratelimit({ ...common, namespace: 'key', max: options.apiKeyMax, id: (ctx) => (ctx.state as { apiKey: string }).apiKey });
   return async function limitRequests(ctx, next) {
     if (ctx.state.route?.public === true) return next();
-    options.store.touch();
     const limiter = ctx.state.apiKey === undefined ? anonymous : keyed;
     let admitted = false;
     await limiter(ctx, async () => {

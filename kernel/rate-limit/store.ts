@@ -8,8 +8,6 @@ import type ratelimit from 'koa-ratelimit';
 export interface RateLimitStore {
   /** The driver options koa-ratelimit is given. */
   readonly driver: Pick<ratelimit.MiddlewareOptions, 'driver' | 'db'>;
-  /** Called on every limited request; the memory store sweeps here when it grows too big. */
-  touch(): void;
   /** Stops timers and closes connections. */
   close(): Promise<void>;
 }
