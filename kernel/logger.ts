@@ -14,6 +14,24 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
 }
 
 /**
+ * Flushes the log every `everyMs`, one flush at a time. pino's flush() adds a 'drain' and an
+ * 'error' listener to its stream each call, and a stream that never drains under load (200 busy
+ * connections) piled them up until Node warned MaxListenersExceededWarning. Returns a stop function.
+ */
+export function flushPeriodically(logger: Logger, everyMs: number): () => void {
+  let pending = false;
+  const timer = setInterval(() => {
+    if (pending) return;
+    pending = true;
+    logger.flush(() => {
+      pending = false;
+    });
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
  * What of an error may be logged: its type and stack frames. The message is withheld because a
  * plugin bug can throw an error whose message quotes the request (JSON.parse does).
  */

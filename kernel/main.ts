@@ -1,6 +1,6 @@
 /** The service's entry point: `node dist/kernel/main.js` (npm start). */
 import { loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger, flushPeriodically } from './logger.js';
 import { startService } from './server.js';
 
 const defaultsFile = new URL('../../config/default.yaml', import.meta.url);
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   logger.info({ url: service.url, operations: service.registry.operations.size }, 'listening');
   // Log lines are written in 4 KiB batches; flush at least every second so a quiet service still logs promptly.
   logger.flush();
-  setInterval(() => logger.flush(), 1000).unref();
+  flushPeriodically(logger, 1000);
   const shutdown = (signal: string): void => {
     logger.info({ signal }, 'shutting down');
     service.stop().then(

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { configureWorkerPool, workerPool } from '@toolshed/plugin-sdk';
 import { createApp } from './app.js';
+import { answerClientError } from './client-error.js';
 import type { Config } from './config.js';
 import { discoverPlugins } from './discover.js';
 import type { Logger } from './logger.js';
@@ -48,6 +49,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   // A slow client may not hold a connection open forever.
   server.requestTimeout = 60_000;
   server.headersTimeout = 20_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.server.port, config.server.host, () => resolve());

@@ -99,12 +99,34 @@ export function parseJsonObject(bytes: Buffer): unknown {
   return value;
 }
 
-export function jsonBody(limit = BODY_LIMIT): KernelMiddleware {
-  return async function readJsonBody(ctx, next) {
-    const type = ctx.req.headers['content-type'];
-    if (type !== undefined && !jsonMediaType.test(type.split(';', 1)[0]!.trim().toLowerCase())) {
+/** True when a charset parameter names anything but UTF-8: JSON is UTF-8 (RFC 8259 §8.1) and is decoded as such. */
+function foreignCharset(type: string): boolean {
+  for (const parameter of type.split(';').slice(1)) {
+    const [name, value = ''] = parameter.split('=', 2).map((part) => part.trim().toLowerCase());
+    if (name === 'charset' && !['utf-8', 'utf8', '"utf-8"'].includes(value)) return true;
+  }
+  return false;
+}
+
+function checkFraming(headers: IncomingMessage['headers']): void {
+  const type = headers['content-type'];
+  if (type !== undefined) {
+    if (!jsonMediaType.test(type.split(';', 1)[0]!.trim().toLowerCase())) {
       throw new HttpError(415, 'unsupported_media_type', 'Content-Type must be application/json');
     }
+    if (foreignCharset(type)) throw new HttpError(415, 'unsupported_media_type', 'The body must be UTF-8 (charset=utf-8 or none)');
+  }
+  // Node's parser accepts "gzip, chunked" and hands over the still-encoded bytes; RFC 9112 §6.1
+  // answers a transfer coding the server does not implement with 501.
+  const transfer = headers['transfer-encoding'];
+  if (transfer !== undefined && transfer.trim().toLowerCase() !== 'chunked') {
+    throw new HttpError(501, 'not_implemented', 'Transfer-Encoding must be chunked or absent (use Content-Encoding to compress)', { Connection: 'close' });
+  }
+}
+
+export function jsonBody(limit = BODY_LIMIT): KernelMiddleware {
+  return async function readJsonBody(ctx, next) {
+    checkFraming(ctx.req.headers);
     ctx.state.body = parseJsonObject(await readBytes(ctx.req, limit));
     await next();
   };

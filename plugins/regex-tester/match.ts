@@ -42,9 +42,20 @@ function compile(pattern: string, flags: string): RegExp | string {
   try {
     return new RegExp(pattern, flags);
   } catch (error) {
-    // V8's message names the problem ("Nothing to repeat", "Unterminated group"); it quotes at most the pattern.
-    return (error as Error).message;
+    return reasonOf((error as Error).message);
   }
+}
+
+/**
+ * The problem V8 names ("Nothing to repeat", "Unterminated group") without the pattern it quotes
+ * (`Invalid regular expression: /<pattern>/<flags>: <reason>`): a 400 KB pattern must not come back
+ * as a 400 KB error message.
+ */
+export function reasonOf(message: string): string {
+  const prefix = 'Invalid regular expression: /';
+  if (!message.startsWith(prefix)) return message;
+  const separator = message.lastIndexOf(': ');
+  return separator > prefix.length ? message.slice(separator + 2) : 'the pattern is not valid';
 }
 
 /** After an empty match, step past one character (a whole surrogate pair in Unicode mode). */

@@ -111,6 +111,16 @@ describe('regex-tester.test: hostile input', () => {
     await rejects({ pattern: 'a', text: 'a', flags: 'uv' }, 422, 'invalid_regex');
   });
 
+  it('names the problem of an invalid pattern once, without echoing the pattern', async () => {
+    const pattern = `${'x'.repeat(400_000)}(`;
+    await assert.rejects(invoke(regexTester, 'test', { pattern, text: 'a' }), (error: { code: string; message: string }) => {
+      assert.equal(error.code, 'invalid_regex');
+      // V8 says "Invalid regular expression: /xxx…(/g: Unterminated group"; we keep only the reason.
+      assert.equal(error.message, 'Invalid regular expression: Unterminated group');
+      return true;
+    });
+  });
+
   it('stops a catastrophic pattern at the time budget while other work goes on', async () => {
     const config = { timeoutMs: 300, workers: 2 };
     let ticks = 0;

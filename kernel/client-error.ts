@@ -1,0 +1,38 @@
+/**
+ * Answers what Node's HTTP parser refuses before Koa sees a request (headers over 16 KiB, a
+ * malformed request line, an unknown method, a broken chunk) with the contract's JSON error instead
+ * of Node's bare status line, whenever the socket can still take it. The connection is then closed:
+ * after a parse error nothing more on it can be trusted.
+ */
+import type { Socket } from 'node:net';
+
+interface ParserError extends Error {
+  code?: string;
+}
+
+const answers: Record<string, readonly [number, string, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'headers_too_large', 'The request headers are larger than 16 KiB'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time'],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'The request headers did not arrive in time'],
+};
+const malformed = [400, 'Bad Request', 'bad_request', 'The request is not valid HTTP/1.1'] as const;
+
+/** The raw bytes of the JSON answer for a parser error `code`. */
+export function clientErrorResponse(code: string | undefined): string {
+  const [status, reason, errorCode, message] = (code !== undefined ? answers[code] : undefined) ?? malformed;
+  const body = JSON.stringify({ error: { code: errorCode, message } });
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+/** The server's 'clientError' listener. */
+export function answerClientError(error: ParserError, socket: Socket): void {
+  // A reset or a half-written answer leaves nothing to say on this socket.
+  if (error.code === 'ECONNRESET' || !socket.writable || (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  socket.end(clientErrorResponse(error.code));
+}
