@@ -99,19 +99,47 @@ export function syntaxErrorOffset(text: string): number {
   }
 }
 
-/** Line and column (1-based) of the first syntax error, or undefined when `text` is valid JSON. */
-export function findJsonSyntaxProblem(text: string): JsonSyntaxProblem | undefined {
-  const offset = syntaxErrorOffset(text);
-  if (offset < 0) return undefined;
+/**
+ * The offset of the first `[` or `{` that opens level `maxDepth + 1`, or -1 when `text` never nests
+ * that deep. Runs before JSON.parse: 10 million `[` cost JSON.parse 4 s and 1.7 GB. Strings are
+ * skipped with indexOf, so a long string costs little; the text need not be valid JSON.
+ */
+export function depthExceededAt(text: string, maxDepth: number): number {
+  let depth = 0;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) {
+      // Find the closing quote: one not preceded by an odd number of backslashes.
+      for (;;) {
+        const close = text.indexOf('"', i + 1);
+        if (close === -1) return -1;
+        let slashes = 0;
+        while (text.charCodeAt(close - 1 - slashes) === 0x5c) slashes++;
+        i = close;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (code === 0x5b || code === 0x7b) {
+      if (++depth > maxDepth) return i;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return -1;
+}
+
+/** Line and column (1-based) of `offset` in `text`. */
+export function positionOf(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1)) {
     line++;
     lineStart = index + 1;
   }
-  return {
-    line,
-    column: offset - lineStart + 1,
-    reason: offset >= text.length ? 'unexpected end of input' : 'unexpected character',
-  };
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** Line and column (1-based) of the first syntax error, or undefined when `text` is valid JSON. */
+export function findJsonSyntaxProblem(text: string): JsonSyntaxProblem | undefined {
+  const offset = syntaxErrorOffset(text);
+  if (offset < 0) return undefined;
+  return { ...positionOf(text, offset), reason: offset >= text.length ? 'unexpected end of input' : 'unexpected character' };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findJsonSyntaxProblem, syntaxErrorOffset } from '../kernel/json-syntax.js';
+import { depthExceededAt, findJsonSyntaxProblem, syntaxErrorOffset } from '../kernel/json-syntax.js';
 
 describe('JSON syntax locator', () => {
   it('agrees with JSON.parse on what is valid', () => {
@@ -44,5 +44,21 @@ describe('JSON syntax locator', () => {
     const deep = '['.repeat(1_000_000);
     assert.equal(syntaxErrorOffset(deep), 1_000_000);
     assert.equal(syntaxErrorOffset(`${'['.repeat(100_000)}${']'.repeat(100_000)}`), -1);
+  });
+});
+
+describe('nesting depth bound', () => {
+  it('finds the bracket that opens one level too many, ignoring brackets inside strings (worked by hand)', () => {
+    assert.equal(depthExceededAt('[[[]]]', 3), -1);
+    assert.equal(depthExceededAt('[[[[]]]]', 3), 3); // the fourth "[" is at offset 3
+    assert.equal(depthExceededAt('{"a":{"b":[1]}}', 2), 10); // "[" opens level 3 at offset 10
+    assert.equal(depthExceededAt('["[[[[", "\\\\", "\\"[[[["]', 1), -1); // brackets in strings, escaped quotes
+    assert.equal(depthExceededAt('["\\\\"[[', 2), 6); // the string ends at the quote after two backslashes
+    assert.equal(depthExceededAt('"unterminated [[[[', 1), -1);
+  });
+
+  it('stops at once on ten million opening brackets', () => {
+    const text = `{"text":${'['.repeat(10_000_000)}`;
+    assert.equal(depthExceededAt(text, 64), 8 + 63); // "{" is level 1; the 64th "[" opens level 65
   });
 });

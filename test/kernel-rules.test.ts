@@ -92,6 +92,17 @@ describe('400 invalid_json and 415', () => {
     }
   });
 
+  it('refuses nesting deeper than 64 levels before parsing, with the position', async () => {
+    const answer = await post(echo, `{"text":${'['.repeat(500_000)}`, { 'Content-Type': 'application/json' });
+    assert.equal(answer.status, 400);
+    const error = (answer.json as { error: { code: string; message: string } }).error;
+    assert.equal(error.code, 'invalid_json');
+    // "{" is level 1 at column 1; the 64th "[" (column 8 + 64 = 72) opens level 65.
+    assert.equal(error.message, 'The request body nests deeper than 64 levels at line 1, column 72');
+    const fine = `{"text":"x","tags":${'['.repeat(10)}${']'.repeat(10)}}`;
+    assert.equal((await post(echo, fine, { 'Content-Type': 'application/json' })).status, 400, 'valid JSON, wrong type: a 400 from validation');
+  });
+
   it('refuses bytes that are not UTF-8', async () => {
     const answer = await post(echo, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]), { 'Content-Type': 'application/json' });
     assert.equal(answer.status, 400);
@@ -144,6 +155,21 @@ describe('400 validation_failed', () => {
     assert.equal((twenty.json as { error: { details: unknown[] } }).error.details.length, 20);
     const many = await post(echo, { text: 'x', tags: Array.from({ length: 5000 }, (_, index) => index) });
     assert.equal((many.json as { error: { details: unknown[] } }).error.details.length, 100);
+  });
+
+  it('names the first offending paths of a body with 60,000 unknown keys, or a string sent as a long array', async () => {
+    const keys: Record<string, number> = { text: 0 };
+    for (let index = 0; index < 60_000; index++) keys[`k${index}`] = index;
+    const flood = await post(echo, keys);
+    const details = (flood.json as { error: { details: { path: string; message: string }[] } }).error.details;
+    assert.equal(details.length, 100);
+    assert.deepEqual(details[0], { path: '/k0', message: 'is not an allowed property' });
+    assert.deepEqual(details[99], { path: '/k99', message: 'is not an allowed property' });
+    // 450 unknown keys: past TypeBox's own error cap, which used to leave details empty.
+    const some = await post(echo, { text: 'x', ...Object.fromEntries(Array.from({ length: 450 }, (_, index) => [`u${index}`, 1])) });
+    assert.equal((some.json as { error: { details: unknown[] } }).error.details.length, 100);
+    const array = await post(echo, { text: Array.from({ length: 5000 }, () => 'a') });
+    assert.deepEqual((array.json as { error: { details: unknown } }).error.details, [{ path: '/text', message: 'must be a string' }]);
   });
 });
 

@@ -7,11 +7,14 @@ import type { IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { HttpError } from '../http-error.js';
-import { findJsonSyntaxProblem } from '../json-syntax.js';
+import { depthExceededAt, findJsonSyntaxProblem, positionOf } from '../json-syntax.js';
 import type { KernelMiddleware } from '../types.js';
 
 /** The contract's body cap: 10 MiB. */
 export const BODY_LIMIT = 10 * 1024 * 1024;
+
+/** Deepest nesting of a body; no operation's schema comes near it (the deepest nests 3 levels). */
+export const MAX_BODY_DEPTH = 64;
 
 const jsonMediaType = /^application\/(?:json|[a-z0-9!#$&^_.-]+\+json)$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -85,6 +88,11 @@ export function parseJsonObject(bytes: Buffer): unknown {
     throw new HttpError(400, 'invalid_json', 'The request body is not valid UTF-8');
   }
   if (text.trim() === '') return {};
+  const deep = depthExceededAt(text, MAX_BODY_DEPTH);
+  if (deep !== -1) {
+    const { line, column } = positionOf(text, deep);
+    throw new HttpError(400, 'invalid_json', `The request body nests deeper than ${MAX_BODY_DEPTH} levels at line ${line}, column ${column}`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
