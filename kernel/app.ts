@@ -1,14 +1,16 @@
 /**
  * The middleware order, nothing else. Read top to bottom, it is the story of a request:
  * errors and access log → request id → CORS preflight → route lookup → identify the key →
- * rate limit → 401 → 404/405 → JSON body (415/413/400) → validation and handler → JSON answer.
+ * rate limit → 401 → 404/405 → JSON body (415/413/400) → validation and handler (on the worker pool
+ * once the body is large) → JSON answer (422 past the answer cap, 503 past the byte budgets).
  */
 import Koa from 'koa';
 import { keyIndex } from './api-keys.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { identify, refuseBadCredentials } from './middleware/auth.js';
-import { jsonBody } from './middleware/body.js';
+import { BODY_LIMIT } from './middleware/body.js';
+import { ByteBudget } from './byte-budget.js';
 import { corsPreflight } from './middleware/cors.js';
 import { dispatch } from './middleware/dispatch.js';
 import { errors } from './middleware/errors.js';
@@ -60,6 +62,15 @@ export function createApp(options: AppOptions): Koa<KernelState> {
     }),
   );
   app.use(refuseBadCredentials());
-  app.use(dispatch(jsonBody(options.bodyLimit)));
+  app.use(
+    dispatch({
+      bodyLimit: options.bodyLimit ?? BODY_LIMIT,
+      offloadBytes: config.workers.offloadBytes,
+      offloadBudgetMs: config.workers.requestBudgetMs,
+      maxAnswerBytes: config.server.maxAnswerBytes,
+      reading: new ByteBudget(config.server.readingBytes),
+      sending: new ByteBudget(config.server.sendingBytes),
+    }),
+  );
   return app;
 }

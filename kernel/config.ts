@@ -21,6 +21,10 @@ export const CoreConfigSchema = Type.Object(
         port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
         trustProxy: Type.Integer({ minimum: 0, maximum: 32, default: 0 }),
         shutdownTimeoutMs: Type.Integer({ minimum: 0, maximum: 600000, default: 10000 }),
+        writeTimeoutMs: Type.Integer({ minimum: 1000, maximum: 600000, default: 30000 }),
+        maxAnswerBytes: Type.Integer({ minimum: 1024, maximum: 1073741824, default: 33554432 }),
+        readingBytes: Type.Integer({ minimum: 1048576, maximum: 17179869184, default: 134217728 }),
+        sendingBytes: Type.Integer({ minimum: 1048576, maximum: 17179869184, default: 134217728 }),
       },
       section,
     ),
@@ -51,9 +55,11 @@ export const CoreConfigSchema = Type.Object(
     workers: Type.Object(
       {
         threads: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
-        memoryMb: Type.Integer({ minimum: 32, maximum: 16384, default: 512 }),
+        memoryMb: Type.Integer({ minimum: 32, maximum: 16384, default: 256 }),
         maxQueue: Type.Integer({ minimum: 0, maximum: 100000, default: 64 }),
         idleMs: Type.Integer({ minimum: 0, maximum: 3600000, default: 30000 }),
+        offloadBytes: Type.Integer({ minimum: 0, maximum: 10485760, default: 65536 }),
+        requestBudgetMs: Type.Integer({ minimum: 100, maximum: 600000, default: 10000 }),
       },
       section,
     ),

@@ -13,6 +13,8 @@ export interface LoadedPlugin {
   readonly plugin: Plugin;
   /** The file or package name it was loaded from, for messages. */
   readonly source: string;
+  /** What `import()` loads it by (a file URL or a package name), so a worker can load it too. */
+  readonly specifier: string;
 }
 
 /** A plugin that cannot be loaded; the message names its file or package. */
@@ -41,12 +43,13 @@ async function loadFolder(dir: string): Promise<LoadedPlugin[]> {
   files.sort();
   const loaded: LoadedPlugin[] = [];
   for (const file of files) {
-    const plugin = await importManifest(pathToFileURL(file).href, file);
+    const specifier = pathToFileURL(file).href;
+    const plugin = await importManifest(specifier, file);
     const folder = path.basename(path.dirname(file));
     if (folder !== plugin.group) {
       throw new PluginLoadError(file, [`the folder is named "${folder}" but the group is "${plugin.group}"; they must be equal`]);
     }
-    loaded.push({ plugin, source: file });
+    loaded.push({ plugin, source: file, specifier });
   }
   return loaded;
 }
@@ -67,7 +70,9 @@ export async function discoverPlugins(options: DiscoveryOptions): Promise<Loaded
   for (const dir of [options.builtinDir, ...options.dirs.map((dir) => path.resolve(dir))]) {
     loaded.push(...(await loadFolder(dir)));
   }
-  for (const name of options.packages) loaded.push({ plugin: await importManifest(name, `package ${name}`), source: `package ${name}` });
+  for (const name of options.packages) {
+    loaded.push({ plugin: await importManifest(name, `package ${name}`), source: `package ${name}`, specifier: name });
+  }
   const seen = new Map<string, string>();
   for (const { plugin, source } of loaded) {
     const first = seen.get(plugin.group);

@@ -14,6 +14,10 @@ export interface RegisteredOperation {
   readonly path: string;
   /** The plugin's configuration section, validated. */
   readonly config: unknown;
+  /** The plugin's import specifier, for running the operation in a worker. */
+  readonly module: string;
+  /** True when a large request's work runs on the worker pool (see the SDK's `offload`). */
+  readonly offload: 'auto' | 'always' | 'never';
 }
 
 /** What the kernel mounts. */
@@ -68,12 +72,13 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): 
   const isDisabled = matcher(config.plugins.disabled);
   const operations = new Map<string, RegisteredOperation>();
   const plugins: Plugin[] = [];
-  for (const { plugin } of loaded) {
+  for (const { plugin, specifier } of loaded) {
     if (!isEnabled(plugin.group) || isDisabled(plugin.group)) continue;
     plugins.push(plugin);
     for (const operation of compilePlugin(plugin)) {
       const path = `/v1/${operation.group}/${operation.name}`;
-      operations.set(path, { operation, path, config: sections.get(plugin) });
+      const { upstream, offload = 'auto' } = operation.definition;
+      operations.set(path, { operation, path, config: sections.get(plugin), module: specifier, offload: upstream === true ? 'never' : offload });
     }
   }
   return { operations, plugins };

@@ -50,6 +50,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
   server.requestTimeout = 60_000;
   server.headersTimeout = 20_000;
   server.on('clientError', answerClientError);
+  // A socket with no traffic this long is closed: a client that does not read its answer cannot
+  // keep it (and its memory) forever. Handlers finish far sooner (the worker budget is shorter).
+  server.timeout = config.server.writeTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.server.port, config.server.host, () => resolve());

@@ -78,7 +78,17 @@ describe('enabled and disabled groups', () => {
 describe('configuration', () => {
   it('reads config/default.yaml with the documented defaults', async () => {
     const config = await loadConfig({}, defaults);
-    assert.deepEqual(config.server, { host: '127.0.0.1', port: 8080, trustProxy: 0, shutdownTimeoutMs: 10000 });
+    assert.deepEqual(config.server, {
+      host: '127.0.0.1',
+      port: 8080,
+      trustProxy: 0,
+      shutdownTimeoutMs: 10000,
+      writeTimeoutMs: 30000,
+      maxAnswerBytes: 32 * 1024 * 1024,
+      readingBytes: 128 * 1024 * 1024,
+      sendingBytes: 128 * 1024 * 1024,
+    });
+    assert.deepEqual(config.workers, { threads: 2, memoryMb: 256, maxQueue: 64, idleMs: 30000, offloadBytes: 65536, requestBudgetMs: 10000 });
     assert.deepEqual(config.rateLimit, { anonymous: { max: 30 }, apiKey: { max: 600 }, windowSeconds: 60 });
     assert.deepEqual(config.auth, { apiKeys: [] });
     assert.deepEqual(config.plugins, { dirs: [], packages: [], enabled: ['*'], disabled: [] });

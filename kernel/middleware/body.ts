@@ -6,9 +6,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { budgetSpent, type ByteBudget } from '../byte-budget.js';
 import { HttpError } from '../http-error.js';
 import { depthExceededAt, findJsonSyntaxProblem, positionOf } from '../json-syntax.js';
-import type { KernelMiddleware } from '../types.js';
 
 /** The contract's body cap: 10 MiB. */
 export const BODY_LIMIT = 10 * 1024 * 1024;
@@ -33,11 +33,16 @@ function decoderFor(encoding: string | undefined): Transform | undefined {
   throw new HttpError(415, 'unsupported_media_type', 'Content-Encoding must be gzip, deflate, br or identity');
 }
 
-/** Collects the request's bytes, refusing more than `limit` (before or after decoding). */
-export function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Collects the request's bytes, refusing more than `limit` (before or after decoding). The bytes
+ * held count against `budget`: on failure they are given back here, on success the caller gives
+ * back `bytes.length` once the answer is done.
+ */
+export function readBytes(req: IncomingMessage, limit: number, budget?: ByteBudget): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return Promise.reject(tooLarge(limit));
   const decoder = decoderFor(req.headers['content-encoding']);
+  let held = 0;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -54,13 +59,18 @@ export function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> 
       source.removeListener('data', onData);
       req.removeListener('data', onRaw);
       req.pause();
-      if (error) reject(error);
+      if (error) {
+        budget?.give(held);
+        reject(error);
+      }
       else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) finish(tooLarge(limit));
-      else chunks.push(chunk);
+      if (size > limit) return finish(tooLarge(limit));
+      if (budget !== undefined && !budget.tryTake(chunk.length)) return finish(budgetSpent('reading', true));
+      held += chunk.length;
+      chunks.push(chunk);
     };
     const onRaw = (chunk: Buffer): void => {
       raw += chunk.length;
@@ -132,10 +142,8 @@ function checkFraming(headers: IncomingMessage['headers']): void {
   }
 }
 
-export function jsonBody(limit = BODY_LIMIT): KernelMiddleware {
-  return async function readJsonBody(ctx, next) {
-    checkFraming(ctx.req.headers);
-    ctx.state.body = parseJsonObject(await readBytes(ctx.req, limit));
-    await next();
-  };
+/** Checks the request's framing headers and reads its body bytes (413/415/501/503 as they apply). */
+export function readJsonBytes(req: IncomingMessage, limit: number, budget?: ByteBudget): Promise<Buffer> {
+  checkFraming(req.headers);
+  return readBytes(req, limit, budget);
 }

@@ -52,6 +52,14 @@ export interface OperationDefinition<Body extends TObject = TObject, Response ex
   readonly examples: readonly OperationExample<Static<Response>>[];
   /** True when the handler calls an upstream service and may answer 502/504. */
   readonly upstream?: boolean;
+  /**
+   * Where the kernel runs the request's work (parse, validate, handler, serialize). `auto` (the
+   * default): on the shared worker pool when the body is larger than the operator's
+   * `workers.offloadBytes`, else on the main thread. `always`: on the pool at any size (costly work
+   * on small input). `never`: on the main thread, for handlers that hand their heavy part to
+   * `runInWorker` themselves, keep state of their own, or call upstreams (implied by `upstream`).
+   */
+  readonly offload?: 'auto' | 'always' | 'never';
   /** Pure function of its input: returns the response object or throws an SDK error. */
   readonly handler: (input: Static<Body>, context: OperationContext<Config>) => Static<Response> | Promise<Static<Response>>;
 }
@@ -113,6 +121,9 @@ function operationProblems(name: string, operation: unknown): string[] {
   const problems: string[] = [];
   if (typeof operation.summary !== 'string' || operation.summary === '') problems.push(`${where}: summary is missing`);
   if (typeof operation.handler !== 'function') problems.push(`${where}: handler is not a function`);
+  if (operation.offload !== undefined && !['auto', 'always', 'never'].includes(operation.offload as string)) {
+    problems.push(`${where}: offload must be "auto", "always" or "never"`);
+  }
   problems.push(...schemaProblems(`${where}: body`, operation.body, true));
   problems.push(...schemaProblems(`${where}: response`, operation.response, false));
   const examples = operation.examples;

@@ -46,7 +46,7 @@ describe('the worker pool', () => {
     const workers = pool();
     const endless = workers.run(jobs, 'spin', [], { deadlineMs: 300 });
     assert.equal(await workers.run(jobs, 'add', [1, 1], { deadlineMs: 60_000 }), 2);
-    await failsWith(endless, 'timeout');
+    await assert.rejects(endless, (error: unknown) => isWorkerJobError(error) && error.reason === 'timeout' && error.started);
     assert.equal(workers.stats().timeouts, 1);
     assert.equal(await workers.run(jobs, 'add', [2, 2], { deadlineMs: 60_000 }), 4);
   });
@@ -56,7 +56,9 @@ describe('the worker pool', () => {
     const blocker = new AbortController();
     const first = workers.run(jobs, 'spin', [], { deadlineMs: 600_000, signal: blocker.signal });
     // The only worker is taken for good, so this job can only ever wait: it must time out in the queue.
-    await failsWith(workers.run(jobs, 'add', [1, 2], { deadlineMs: 200 }), 'timeout');
+    await assert.rejects(workers.run(jobs, 'add', [1, 2], { deadlineMs: 200 }), (error: unknown) => {
+      return isWorkerJobError(error) && error.reason === 'timeout' && !error.started;
+    });
     blocker.abort();
     await failsWith(first, 'aborted');
   });

@@ -21,9 +21,16 @@ export type WorkerFailure = 'timeout' | 'aborted' | 'crashed' | 'failed';
 export class WorkerJobError extends Error {
   /** Marks the error across module copies. */
   readonly isWorkerJobError = true as const;
+  /**
+   * @param reason why there is no answer.
+   * @param errorName with `failed`, the name of what the function threw.
+   * @param started false when the job never reached a worker (a `timeout` spent waiting in the
+   *   queue is the server's fault, not the input's).
+   */
   constructor(
     readonly reason: WorkerFailure,
     readonly errorName?: string,
+    readonly started = true,
   ) {
     super(`The worker job gave no answer: ${reason}${errorName === undefined ? '' : ` (${errorName})`}`);
     this.name = 'WorkerJobError';
@@ -201,7 +208,7 @@ export class WorkerPool {
     if (queued !== -1) this.queue.splice(queued, 1);
     else if (task.slot !== undefined && task.slot.task === task) this.release(task.slot, true);
     else return;
-    this.settle(task, new WorkerJobError(reason));
+    this.settle(task, new WorkerJobError(reason, undefined, queued === -1));
   }
 
   /** Frees `slot`; a worker whose job was cut short is terminated, since it may still be running it. */

@@ -1,0 +1,36 @@
+/**
+ * A shared allowance of bytes (bodies being read, answers being sent): a request that would pass
+ * it is refused with 503 at once instead of letting a handful of clients hold gigabytes.
+ */
+import { HttpError } from './http-error.js';
+
+export class ByteBudget {
+  private used = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** Bytes held now. */
+  get inUse(): number {
+    return this.used;
+  }
+
+  /**
+   * Takes `bytes`, or returns false when they do not fit. One request alone always fits, so an
+   * allowance smaller than the largest body does not lock that body out for good.
+   */
+  tryTake(bytes: number): boolean {
+    if (this.used > 0 && this.used + bytes > this.limit) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.used -= bytes;
+  }
+}
+
+/** 503 `server_busy` for a byte budget that is spent; `close` when unread body bytes remain. */
+export function budgetSpent(what: string, close: boolean): HttpError {
+  const headers: Record<string, string> = close ? { 'Retry-After': '1', Connection: 'close' } : { 'Retry-After': '1' };
+  return new HttpError(503, 'server_busy', `The service is ${what} too much data at once; retry shortly`, headers);
+}

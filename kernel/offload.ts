@@ -1,0 +1,33 @@
+/**
+ * The worker side of an offloaded request: the whole of its CPU work — parse, validate, handler,
+ * serialize — runs here, in a thread of the shared pool, so a 10 MiB body costs the main thread
+ * only the copying of bytes. Each worker imports a plugin once and keeps its compiled operations.
+ */
+import { compileOperation, type CompiledOperation, type Plugin } from '@toolshed/plugin-sdk';
+import { parseJsonObject } from './middleware/body.js';
+
+const operations = new Map<string, Promise<CompiledOperation>>();
+const neverAborted = new AbortController().signal;
+const encoder = new TextEncoder();
+
+function operationOf(module: string, name: string): Promise<CompiledOperation> {
+  const key = `${module}#${name}`;
+  let operation = operations.get(key);
+  if (operation === undefined) {
+    operation = import(module).then((loaded: { default: Plugin }) => compileOperation(loaded.default, name));
+    operations.set(key, operation);
+  }
+  return operation;
+}
+
+/**
+ * Runs operation `name` of the plugin at `module` on the raw request body and returns the JSON
+ * answer as UTF-8 bytes. SDK errors (400, 422) travel back to the kernel unchanged. The deadline is
+ * the kernel's: past it this thread is terminated, so the handler needs no signal of its own here.
+ */
+export async function runOffloaded(module: string, name: string, body: Uint8Array, config: unknown): Promise<Uint8Array> {
+  const operation = await operationOf(module, name);
+  const input = parseJsonObject(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+  const result = await operation.run(input, { signal: neverAborted, config, now: () => new Date() });
+  return encoder.encode(JSON.stringify(result));
+}

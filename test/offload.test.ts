@@ -1,0 +1,61 @@
+// Large requests do all their work on the worker pool; the main thread keeps answering meanwhile.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { workerPool } from '@toolshed/plugin-sdk';
+import { send } from './support/http.js';
+import { startTestService, type TestService } from './support/service.js';
+
+let service: TestService;
+before(async () => {
+  service = await startTestService({ workers: { offloadBytes: 1024, requestBudgetMs: 500 }, server: { maxAnswerBytes: 64 * 1024 } });
+});
+after(() => service.stop());
+
+const echo = '/v1/kernel-probe/echo';
+const errorOf = (json: unknown) => (json as { error: { code: string; message: string; details?: unknown } }).error;
+
+describe('offloading large requests to the worker pool', () => {
+  it('answers a body over workers.offloadBytes from a worker, exactly as on the main thread', async () => {
+    const before = workerPool().stats().completed;
+    const text = 'é'.repeat(2000);
+    const answer = await send(service.url, echo, { body: { text, tags: ['a'] } });
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.json, { text, count: 1, mode: 'a', tags: ['a'] });
+    assert.equal(workerPool().stats().completed, before + 1, 'one job ran on the pool');
+    const small = await send(service.url, echo, { body: { text: 'x' } });
+    assert.equal(small.status, 200);
+    assert.equal(workerPool().stats().completed, before + 1, 'a small body stays on the main thread');
+  });
+
+  it('brings back 400s with their details and 422s from the worker', async () => {
+    const invalid = await send(service.url, echo, { body: `{"text":"${'a'.repeat(2000)}",}`, headers: { 'Content-Type': 'application/json' } });
+    assert.equal(invalid.status, 400);
+    assert.equal(errorOf(invalid.json).code, 'invalid_json');
+    // `{"text":"` is columns 1–9, the a's 10–2009, `"` 2010, `,` 2011: the `}` at 2012 is unexpected.
+    assert.match(errorOf(invalid.json).message, /line 1, column 2012/);
+    const wrong = await send(service.url, echo, { body: { text: 'a'.repeat(2000), count: 'many' } });
+    assert.equal(wrong.status, 400);
+    assert.deepEqual(errorOf(wrong.json).details, [{ path: '/count', message: 'must be an integer' }]);
+    const declared = await send(service.url, '/v1/kernel-probe/declared', { body: { text: 'a'.repeat(2000) } });
+    assert.equal(declared.status, 422);
+    assert.equal(errorOf(declared.json).code, 'declared_problem');
+    const bug = await send(service.url, '/v1/kernel-probe/crash', { body: { text: 'secret'.repeat(400) } });
+    assert.equal(bug.status, 500);
+    assert.ok(!service.logs.join('').includes('secret'), 'the input never reaches the log');
+  });
+
+  it('ends work past the budget with 422 input_too_complex while /healthz keeps answering', async () => {
+    const spinning = send(service.url, '/v1/kernel-probe/spin', { body: {} });
+    // The main thread is free: health answers while the worker spins.
+    for (let probe = 0; probe < 3; probe++) assert.equal((await send(service.url, '/healthz', { method: 'GET' })).status, 200);
+    const answer = await spinning;
+    assert.equal(answer.status, 422);
+    assert.equal(errorOf(answer.json).code, 'input_too_complex');
+  });
+
+  it('refuses an answer over server.maxAnswerBytes with 422 output_too_large', async () => {
+    const answer = await send(service.url, echo, { body: { text: 'a'.repeat(70 * 1024) } });
+    assert.equal(answer.status, 422);
+    assert.equal(errorOf(answer.json).code, 'output_too_large');
+  });
+});
