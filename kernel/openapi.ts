@@ -37,6 +37,7 @@ const sharedResponses: Record<string, string> = {
   '422': 'Valid parameters, but the tool cannot process the input',
   '429': 'Rate limit exceeded (rate_limited); Retry-After says when to retry',
   '502': 'An upstream service failed (upstream_error)',
+  '503': 'The service is at a budget (server_busy: worker queue or bytes in flight), or a plugin has no data from its upstream yet (upstream_unavailable); Retry-After says when to retry',
   '504': 'An upstream service timed out (upstream_timeout)',
 };
 
@@ -65,10 +66,8 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
         content: { 'application/json': { schema: plain(operation.responseSchema), ...(example ? { example: example.response } : {}) } },
       },
     };
-    for (const status of ['400', '401', '404', '413', '415', '422', '429']) {
-      if (status === '422' && codes.length === 0) continue;
-      responses[status] = { $ref: `#/components/responses/${status}` };
-    }
+    // 422 and 503 can come from the kernel for any operation (answer cap, work budget, byte budgets).
+    for (const status of ['400', '401', '404', '413', '415', '422', '429', '503']) responses[status] = { $ref: `#/components/responses/${status}` };
     if (definition.upstream === true) {
       responses['502'] = { $ref: '#/components/responses/502' };
       responses['504'] = { $ref: '#/components/responses/504' };
@@ -110,7 +109,7 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
       schemas: { Error: errorSchema },
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Optional API key (tsk_…); raises the rate limit' } },
       responses: Object.fromEntries(
-        Object.entries(sharedResponses).map(([status, text]) => [status, errorResponse(text, status === '429' ? rateHeaders : undefined)]),
+        Object.entries(sharedResponses).map(([status, text]) => [status, errorResponse(text, status === '429' || status === '503' ? rateHeaders : undefined)]),
       ),
     },
   };
