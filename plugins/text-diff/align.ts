@@ -1,13 +1,18 @@
 /**
- * Aligns two key sequences with the `diff` package's Myers implementation (diffArrays), under a
- * time budget: the algorithm is O((N+M)·D), so two large, very different inputs would otherwise
- * hold the event loop for minutes.
+ * Aligns two key sequences with the `diff` package's Myers implementation (diffArrays) under a
+ * budget of work, not of time: the algorithm costs about (N+M)·D for an edit distance D, so two
+ * large, very different inputs would otherwise hold a thread for minutes. Counting work gives the
+ * same answer for the same input on a quiet laptop and on a loaded CI machine.
  */
 import { diffArrays } from 'diff';
 import { UnprocessableError } from '@toolshed/plugin-sdk';
 
-/** Milliseconds all diffs of one request may take together. */
-export const DIFF_BUDGET_MS = 800;
+/** Units of work ((N+M)·D plus D²) all diffs of one request may use together: about 0.5 s of CPU. */
+export const DIFF_WORK_UNITS = 200_000_000;
+/** The largest edit distance one diff may reach, whatever the budget left (D² dominates past it). */
+export const MAX_EDIT_DISTANCE = 3000;
+/** Last guard in wall time, should the work estimate ever be far off; never reached in tests. */
+const GUARD_MS = 10_000;
 
 /** A run of the alignment: `count` keys kept, removed from the left, or added on the right. */
 export interface Run {
@@ -15,30 +20,31 @@ export interface Run {
   readonly count: number;
 }
 
-/** The clock of one request: every diff it runs shares the same budget. */
-export class Deadline {
-  private readonly end: number;
+/** The work allowance of one request: every diff it runs draws on it. */
+export class WorkBudget {
+  constructor(private left: number = DIFF_WORK_UNITS) {}
 
-  constructor(budgetMs: number = DIFF_BUDGET_MS, private readonly clock: () => number = Date.now) {
-    this.end = clock() + budgetMs;
+  /** The largest edit distance a diff of `size` keys (both sides) may reach; throws when none is left. */
+  maxEdits(size: number): number {
+    const edits = Math.min(MAX_EDIT_DISTANCE, Math.floor(this.left / Math.max(1, size)));
+    if (edits <= 0) throw tooComplex();
+    return edits;
   }
 
-  /** Milliseconds left; throws diff_too_complex when none are. */
-  remaining(): number {
-    const left = this.end - this.clock();
-    if (left <= 0) throw tooComplex();
-    return left;
+  /** Records a finished diff of `size` keys and edit distance `edits`. */
+  charge(size: number, edits: number): void {
+    this.left -= size * edits + edits * edits;
   }
 }
 
 function tooComplex(): UnprocessableError {
-  return new UnprocessableError('diff_too_complex', `The texts differ too much to compare within ${DIFF_BUDGET_MS} ms`);
+  return new UnprocessableError('diff_too_complex', 'The texts differ in too many places to compare within the work budget of one request');
 }
 
 /**
  * Most keys (both sides) for which keys found on one side only are set aside first. The sets cost
  * about a third of a microsecond per key: worth it for lines and words, not for 10 million code
- * points, where the timeout handles the worst case anyway.
+ * points, where the work budget handles the worst case anyway.
  */
 export const MAX_FILTERED_KEYS = 2_500_000;
 
@@ -65,7 +71,7 @@ function keptIndices(keys: readonly string[], other: ReadonlySet<string>): numbe
  * texts with no line in common therefore cost nothing, instead of the quadratic worst case.
  * Past {@link MAX_FILTERED_KEYS} the last step is skipped.
  */
-export function align(left: string[], right: string[], deadline: Deadline): Run[] {
+export function align(left: string[], right: string[], budget: WorkBudget): Run[] {
   let prefix = 0;
   const shorter = Math.min(left.length, right.length);
   while (prefix < shorter && left[prefix] === right[prefix]) prefix++;
@@ -92,8 +98,10 @@ export function align(left: string[], right: string[], deadline: Deadline): Run[
     nextRight = r + 1;
   };
   if (leftKeys.length > 0 && rightKeys.length > 0) {
-    const changes = diffArrays(leftKeys, rightKeys, { timeout: deadline.remaining() });
+    const size = leftKeys.length + rightKeys.length;
+    const changes = diffArrays(leftKeys, rightKeys, { maxEditLength: budget.maxEdits(size), timeout: GUARD_MS });
     if (changes === undefined) throw tooComplex();
+    budget.charge(size, changes.reduce((edits, change) => edits + (change.added || change.removed ? change.count : 0), 0));
     let l = 0;
     let r = 0;
     for (const change of changes) {

@@ -1,5 +1,5 @@
 import { definePlugin, defineOperation, Type } from '@toolshed/plugin-sdk';
-import { Deadline } from './align.js';
+import { WorkBudget } from './align.js';
 import { diffInline } from './inline.js';
 import { diffLines } from './lines.js';
 import { PartBudget } from './parts.js';
@@ -41,7 +41,7 @@ export default definePlugin({
   sdk: '^1.0.0',
   summary: 'Line, word and character diffs of two texts',
   errors: {
-    diff_too_complex: 'The texts differ too much to compare within the time budget (0.8 s)',
+    diff_too_complex: 'The texts differ in too many places to compare within the work budget of one request',
     output_too_large: 'The diff would have more than 100,000 rows or 500,000 parts',
   },
   operations: {
@@ -89,7 +89,7 @@ export default definePlugin({
         },
       ],
       handler: ({ original, changed, ignoreCase, ignoreWhitespace }) =>
-        diffLines(original, changed, { ignoreCase, ignoreWhitespace }, new Deadline(), new PartBudget()),
+        diffLines(original, changed, { ignoreCase, ignoreWhitespace }, new WorkBudget(), new PartBudget()),
     }),
     inline: defineOperation({
       summary: 'Inline diff over words (whitespace kept as its own tokens) or characters (code points)',
@@ -130,7 +130,7 @@ export default definePlugin({
         },
       ],
       handler: ({ original, changed, granularity, ignoreCase, ignoreWhitespace }) =>
-        diffInline(original, changed, granularity, { ignoreCase, ignoreWhitespace }, new Deadline(), new PartBudget()),
+        diffInline(original, changed, granularity, { ignoreCase, ignoreWhitespace }, new WorkBudget(), new PartBudget()),
     }),
   },
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { invoke, rejectsField, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
 import textDiff from './index.js';
-import { Deadline } from './align.js';
+import { WorkBudget } from './align.js';
 import { diffInline } from './inline.js';
 import { PartBudget } from './parts.js';
 
@@ -80,12 +80,12 @@ describe('text-diff.inline', () => {
     ]);
   });
 
-  it('stops at the part limit with output_too_large, and at the time budget with diff_too_complex', () => {
+  it('stops at the part limit with output_too_large, and at the work budget with diff_too_complex', () => {
     // a b c / a x c: same "a ", del b, add x, same " c" are 4 parts.
-    assert.equal(diffInline('a b c', 'a x c', 'words', plain, new Deadline(), new PartBudget(4)).parts.length, 4);
-    assert.throws(() => diffInline('a b c', 'a x c', 'words', plain, new Deadline(), new PartBudget(3)), { status: 422, code: 'output_too_large' });
-    const spent = new Deadline(0);
-    assert.throws(() => diffInline('a', 'b', 'chars', plain, spent, new PartBudget()), { status: 422, code: 'diff_too_complex' });
+    assert.equal(diffInline('a b c', 'a x c', 'words', plain, new WorkBudget(), new PartBudget(4)).parts.length, 4);
+    assert.throws(() => diffInline('a b c', 'a x c', 'words', plain, new WorkBudget(), new PartBudget(3)), { status: 422, code: 'output_too_large' });
+    const spent = new WorkBudget(0);
+    assert.throws(() => diffInline('ab', 'ba', 'chars', plain, spent, new PartBudget()), { status: 422, code: 'diff_too_complex' });
   });
 
   it('hostile: two different 2 MB texts answer 422 diff_too_complex without stalling, by words and by chars', async () => {

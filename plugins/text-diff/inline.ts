@@ -1,5 +1,5 @@
 /** The inline diff: one sequence of parts over words or characters. */
-import type { Deadline } from './align.js';
+import type { WorkBudget } from './align.js';
 import { compareTokens, PartWriter, writeInline, type DiffPart, type PartBudget } from './parts.js';
 import { chars, commonEnds, textKey, words, type CompareOptions } from './tokens.js';
 
@@ -20,7 +20,7 @@ export function diffInline(
   changed: string,
   granularity: 'words' | 'chars',
   options: CompareOptions,
-  deadline: Deadline,
+  workBudget: WorkBudget,
   budget: PartBudget,
 ): InlineDiff {
   if (textKey(original, options) === textKey(changed, options)) {
@@ -33,7 +33,7 @@ export function diffInline(
     changed.slice(prefix, changed.length - suffix),
     tokenizer,
     options,
-    deadline,
+    workBudget,
   );
   const writer = new PartWriter(budget);
   writer.write('same', changed, 0, prefix);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { invoke, rejectsField, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
 import textDiff from './index.js';
-import { Deadline } from './align.js';
+import { WorkBudget } from './align.js';
 import { diffLines, MAX_ROWS } from './lines.js';
 import { PartBudget } from './parts.js';
 
@@ -123,11 +123,11 @@ describe('text-diff.lines', () => {
 
   it('stops at the row limit while building rows, and at the part limit', () => {
     // a b / b c: del a, same b, add c are 3 rows.
-    assert.equal(diffLines('a\nb', 'b\nc', plain, new Deadline(), new PartBudget(), 3).rows.length, 3);
-    assert.throws(() => diffLines('a\nb', 'b\nc', plain, new Deadline(), new PartBudget(), 2), { status: 422, code: 'output_too_large' });
+    assert.equal(diffLines('a\nb', 'b\nc', plain, new WorkBudget(), new PartBudget(), 3).rows.length, 3);
+    assert.throws(() => diffLines('a\nb', 'b\nc', plain, new WorkBudget(), new PartBudget(), 2), { status: 422, code: 'output_too_large' });
     // One mod row with parts same/del/same and same/add/same: 6 parts.
-    assert.equal(diffLines('a b c', 'a x c', plain, new Deadline(), new PartBudget(6)).rows.length, 1);
-    assert.throws(() => diffLines('a b c', 'a x c', plain, new Deadline(), new PartBudget(5)), { status: 422, code: 'output_too_large' });
+    assert.equal(diffLines('a b c', 'a x c', plain, new WorkBudget(), new PartBudget(6)).rows.length, 1);
+    assert.throws(() => diffLines('a b c', 'a x c', plain, new WorkBudget(), new PartBudget(5)), { status: 422, code: 'output_too_large' });
   });
 
   it('hostile: two different 2 MB texts answer 422 diff_too_complex without stalling (the diff gives up at 0.8 s)', async () => {

@@ -3,7 +3,7 @@
  * `mod` row with word-level parts on both sides.
  */
 import { UnprocessableError } from '@toolshed/plugin-sdk';
-import { align, type Deadline } from './align.js';
+import { align, type WorkBudget } from './align.js';
 import { compareTokens, sideParts, type DiffPart, type PartBudget } from './parts.js';
 import { countLines, splitLines, textKey, words, type CompareOptions } from './tokens.js';
 
@@ -45,7 +45,7 @@ export function diffLines(
   original: string,
   changed: string,
   options: CompareOptions,
-  deadline: Deadline,
+  workBudget: WorkBudget,
   budget: PartBudget,
   maxRows: number = MAX_ROWS,
 ): LineDiff {
@@ -53,7 +53,7 @@ export function diffLines(
   if (countLines(original) > maxRows || countLines(changed) > maxRows) throw tooManyRows(maxRows);
   const left = splitLines(original);
   const right = splitLines(changed);
-  const runs = align(left.map((line) => textKey(line, options)), right.map((line) => textKey(line, options)), deadline);
+  const runs = align(left.map((line) => textKey(line, options)), right.map((line) => textKey(line, options)), workBudget);
   const rows: DiffRow[] = [];
   let added = 0;
   let removed = 0;
@@ -70,7 +70,7 @@ export function diffLines(
     for (let i = 0; i < pairs; i++) {
       const li = removedLines[i]!;
       const ri = addedLines[i]!;
-      const comparison = compareTokens(left[li]!, right[ri]!, words, options, deadline);
+      const comparison = compareTokens(left[li]!, right[ri]!, words, options, workBudget);
       push({
         type: 'mod',
         left: { no: li + 1, text: left[li]!, parts: sideParts(comparison, 'left', budget) },

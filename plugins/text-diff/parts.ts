@@ -4,7 +4,7 @@
  * slices of the texts, so long unchanged stretches cost one slice, not one push per token.
  */
 import { UnprocessableError } from '@toolshed/plugin-sdk';
-import { align, type Deadline, type Run } from './align.js';
+import { align, type WorkBudget, type Run } from './align.js';
 import { foldCase, isWhitespace, type CompareOptions, type Tokenizer } from './tokens.js';
 
 /** One piece of a diff: kept, only in the original, or only in the changed text. */
@@ -81,12 +81,11 @@ export function compareTokens(
   changed: string,
   tokenizer: Tokenizer,
   options: CompareOptions,
-  deadline: Deadline,
+  workBudget: WorkBudget,
 ): TokenComparison {
   const left = sideOf(original, tokenizer, options);
   const right = sideOf(changed, tokenizer, options);
-  deadline.remaining();
-  return { left, right, runs: align(keysOf(left, options), keysOf(right, options), deadline) };
+  return { left, right, runs: align(keysOf(left, options), keysOf(right, options), workBudget) };
 }
 
 /** Collects parts from slices of the texts, merging neighbours of one type. */

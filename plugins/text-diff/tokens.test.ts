@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { align, Deadline } from './align.js';
+import { align, WorkBudget } from './align.js';
 import { chars, commonEnds, countLines, foldCase, isWhitespace, splitLines, textKey, words } from './tokens.js';
 
 describe('text-diff tokens', () => {
@@ -49,14 +49,14 @@ describe('text-diff tokens', () => {
 
 describe('text-diff alignment', () => {
   it('returns runs of kept, removed and added keys around the common ends', () => {
-    assert.deepEqual(align(['a', 'b', 'c'], ['a', 'b', 'c'], new Deadline()), [{ kind: 'same', count: 3 }]);
-    assert.deepEqual(align(['a', 'x', 'c'], ['a', 'c'], new Deadline()), [
+    assert.deepEqual(align(['a', 'b', 'c'], ['a', 'b', 'c'], new WorkBudget()), [{ kind: 'same', count: 3 }]);
+    assert.deepEqual(align(['a', 'x', 'c'], ['a', 'c'], new WorkBudget()), [
       { kind: 'same', count: 1 },
       { kind: 'del', count: 1 },
       { kind: 'same', count: 1 },
     ]);
-    assert.deepEqual(align([], ['a'], new Deadline()), [{ kind: 'add', count: 1 }]);
-    assert.deepEqual(align(['a', 'b'], ['c', 'b'], new Deadline()), [
+    assert.deepEqual(align([], ['a'], new WorkBudget()), [{ kind: 'add', count: 1 }]);
+    assert.deepEqual(align(['a', 'b'], ['c', 'b'], new WorkBudget()), [
       { kind: 'del', count: 1 },
       { kind: 'add', count: 1 },
       { kind: 'same', count: 1 },
@@ -65,29 +65,31 @@ describe('text-diff alignment', () => {
 
   it('sets keys found on one side only aside, and writes removals before additions in a gap', () => {
     // x, y and z occur on one side only; "a" is the one common key.
-    assert.deepEqual(align(['x', 'a', 'y'], ['a', 'z'], new Deadline()), [
+    assert.deepEqual(align(['x', 'a', 'y'], ['a', 'z'], new WorkBudget()), [
       { kind: 'del', count: 1 },
       { kind: 'same', count: 1 },
       { kind: 'del', count: 1 },
       { kind: 'add', count: 1 },
     ]);
     // No common key: everything removed, then everything added, without a diff.
-    assert.deepEqual(align(['a', 'b', 'c'], ['d', 'e'], new Deadline()), [{ kind: 'del', count: 3 }, { kind: 'add', count: 2 }]);
+    assert.deepEqual(align(['a', 'b', 'c'], ['d', 'e'], new WorkBudget()), [{ kind: 'del', count: 3 }, { kind: 'add', count: 2 }]);
     // a b c d / a c b d: the common ends are a and d; the middle b c / c b keeps one of them.
-    const runs = align(['a', 'b', 'c', 'd'], ['a', 'c', 'b', 'd'], new Deadline());
+    const runs = align(['a', 'b', 'c', 'd'], ['a', 'c', 'b', 'd'], new WorkBudget());
     assert.equal(runs.filter((run) => run.kind === 'same').reduce((sum, run) => sum + run.count, 0), 3);
     assert.equal(runs.filter((run) => run.kind === 'del').reduce((sum, run) => sum + run.count, 0), 1);
   });
 
-  it('answers diff_too_complex once the budget is spent', () => {
-    let now = 0;
-    const deadline = new Deadline(1000, () => now);
-    assert.equal(deadline.remaining(), 1000);
-    now = 1000;
-    assert.throws(() => deadline.remaining(), { status: 422, code: 'diff_too_complex' });
-    // Common ends and keys found on one side only need no diff; only a real middle asks the clock.
-    assert.deepEqual(align(['a'], ['a', 'b'], deadline), [{ kind: 'same', count: 1 }, { kind: 'add', count: 1 }]);
-    assert.deepEqual(align(['a'], ['b'], deadline), [{ kind: 'del', count: 1 }, { kind: 'add', count: 1 }]);
-    assert.throws(() => align(['a', 'b'], ['b', 'a'], deadline), { status: 422, code: 'diff_too_complex' });
+  it('counts work, not time: a diff gets the edit distance the budget pays for, then the budget is spent', () => {
+    // b a / a b: 4 keys; the shortest script needs 2 edits (one removal, one addition).
+    // With 7 units, at most floor(7 / 4) = 1 edit is allowed: too few, refused.
+    assert.throws(() => align(['b', 'a'], ['a', 'b'], new WorkBudget(7)), { status: 422, code: 'diff_too_complex' });
+    // With 10 units, floor(10 / 4) = 2 edits fit; the diff costs 4·2 + 2² = 12 units, more than was left.
+    const budget = new WorkBudget(10);
+    const runs = align(['b', 'a'], ['a', 'b'], budget);
+    assert.equal(runs.filter((run) => run.kind === 'same').reduce((sum, run) => sum + run.count, 0), 1);
+    assert.throws(() => align(['b', 'a'], ['a', 'b'], budget), { status: 422, code: 'diff_too_complex' });
+    // Common ends and keys found on one side only need no diff, so they cost nothing.
+    assert.deepEqual(align(['a'], ['a', 'b'], budget), [{ kind: 'same', count: 1 }, { kind: 'add', count: 1 }]);
+    assert.deepEqual(align(['a'], ['b'], budget), [{ kind: 'del', count: 1 }, { kind: 'add', count: 1 }]);
   });
 });
