@@ -14,7 +14,10 @@ function operationOf(module: string, name: string): Promise<CompiledOperation> {
   const key = `${module}#${name}`;
   let operation = operations.get(key);
   if (operation === undefined) {
-    operation = import(module).then((loaded: { default: Plugin }) => compileOperation(loaded.default, name));
+    operation = import(module).then(async (loaded: { default: Plugin }) => {
+      await loaded.default.warm?.();
+      return compileOperation(loaded.default, name);
+    });
     operations.set(key, operation);
   }
   return operation;

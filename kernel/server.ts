@@ -43,6 +43,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
     packages: config.plugins.packages,
   });
   const registry = buildRegistry(loaded, config);
+  const warming = performance.now();
+  for (const plugin of registry.plugins) await plugin.warm?.();
+  logger.info({ plugins: registry.plugins.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');
   const store = createMemoryStore(config.rateLimit.windowSeconds * 1000);
   const app = createApp({ config, registry, logger, rateLimitStore: store, bodyLimit: options.bodyLimit });
   const server = createServer(app.callback());

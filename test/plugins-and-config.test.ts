@@ -45,8 +45,11 @@ describe('plugin discovery stops the start, naming the file', () => {
 describe('third-party plugins', () => {
   it('loads a plugin written against the SDK alone from plugins.dirs and serves it over HTTP', async () => {
     const empty = await mkdtemp(path.join(tmpdir(), 'toolshed-builtin-'));
+    const warmedBefore = (globalThis as { greetingWarmed?: number }).greetingWarmed ?? 0;
     const service = await startTestService({ plugins: { dirs: [externalPlugins] } }, { builtinDir: empty });
     services.push(service);
+    assert.equal((globalThis as { greetingWarmed?: number }).greetingWarmed, warmedBefore + 1, 'warmed once at start-up, before any request');
+    assert.ok(service.logs.some((line) => line.includes('"msg":"plugins warmed"')));
     const hello = await send(service.url, '/v1/greeting/hello', { body: { name: 'Grace', shout: true } });
     assert.deepEqual(hello.json, { greeting: 'HELLO, GRACE!' });
     const blank = await send(service.url, '/v1/greeting/hello', { body: { name: ' ' } });

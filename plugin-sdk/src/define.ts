@@ -90,6 +90,12 @@ export interface PluginDefinition {
   readonly operations: Readonly<Record<string, OperationDefinition<any, any, any>>>;
   /** Called once on graceful shutdown (terminate workers, close sockets). */
   readonly close?: () => Promise<void> | void;
+  /**
+   * Called once when the plugin is loaded (by the service at start-up, and by each pool worker
+   * that runs it), to build what the handlers would otherwise build on first use (lookup tables,
+   * segmenters), so the first request is answered as fast as the hundredth.
+   */
+  readonly warm?: () => Promise<void> | void;
 }
 
 /** A checked manifest, as the kernel loads it. */
@@ -163,6 +169,7 @@ export function checkPlugin(value: unknown, sdkVersion: string = SDK_VERSION): s
     } else problems.push(...schemaProblems('config.schema', config.schema, true));
   }
   if (value.close !== undefined && typeof value.close !== 'function') problems.push('close must be a function');
+  if (value.warm !== undefined && typeof value.warm !== 'function') problems.push('warm must be a function');
   const operations = value.operations;
   if (!isRecord(operations) || Object.keys(operations).length === 0) problems.push('operations must hold at least one operation');
   else for (const [name, operation] of Object.entries(operations)) problems.push(...operationProblems(name, operation));
