@@ -4,7 +4,7 @@
  * is small, on the worker pool once it is large (the main thread's job is to move bytes).
  */
 import type { ServerResponse } from 'node:http';
-import { isWorkerJobError, runInWorker, UnprocessableError } from '@toolshed/plugin-sdk';
+import { runInWorker, UnprocessableError, workerRefusal } from '@toolshed/plugin-sdk';
 import { budgetSpent, type ByteBudget } from '../byte-budget.js';
 import { HttpError } from '../http-error.js';
 import type { RegisteredOperation } from '../registry.js';
@@ -66,10 +66,10 @@ async function runOffloaded(ctx: KernelContext, registered: RegisteredOperation,
   try {
     return await runInWorker<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: limits.offloadBudgetMs, signal, transfer: [own.buffer as ArrayBuffer] });
   } catch (error) {
-    if (!isWorkerJobError(error) || error.reason === 'failed') throw error;
-    if (error.reason === 'timeout' && !error.started) throw budgetSpent('waiting on', false);
-    if (error.reason === 'crashed') throw new UnprocessableError('input_too_complex', 'The input needs more memory than one request may use');
-    throw new UnprocessableError('input_too_complex', `The input needs more than ${limits.offloadBudgetMs} ms of work`);
+    throw workerRefusal(error, {
+      timeout: () => new UnprocessableError('input_too_complex', `The input needs more than ${limits.offloadBudgetMs} ms of work`),
+      crashed: () => new UnprocessableError('input_too_complex', 'The input needs more memory than one request may use'),
+    });
   }
 }
 

@@ -33,6 +33,7 @@ export { roundDecimal } from './rounding.js';
 export { rejectsWith, rejectsField, HANG_GUARD_MS } from './testing.js';
 export {
   runInWorker,
+  workerRefusal,
   isWorkerJobError,
   WorkerJobError,
   WorkerPool,
@@ -42,4 +43,5 @@ export {
   type WorkerPoolOptions,
   type WorkerPoolStats,
   type RunInWorkerOptions,
+  type WorkerRefusals,
 } from './worker-pool.js';

@@ -1,6 +1,6 @@
 /**
  * The script every pool worker runs: it imports the module a job names (once; later jobs reuse it),
- * calls the named export and posts the answer. Only SDK errors travel back with their message;
+ * says the job started, calls the named export and posts the answer. Only SDK errors travel back with their message;
  * other errors travel as their name, because their message may quote the input.
  */
 import { parentPort } from 'node:worker_threads';
@@ -12,6 +12,8 @@ const post = (message: WorkerMessage): void => parentPort?.postMessage(message);
 async function answer(request: WorkerRequest): Promise<WorkerMessage> {
   try {
     const module = (await import(request.module)) as Record<string, unknown>;
+    // From here on the job's own clock runs: booting and importing were not its doing.
+    post({ kind: 'started', id: request.id });
     const fn = module[request.exportName];
     if (typeof fn !== 'function') return { kind: 'failed', id: request.id, errorName: 'TypeError' };
     const value: unknown = await (fn as (...args: readonly unknown[]) => unknown)(...request.args);
@@ -35,4 +37,3 @@ parentPort?.on('message', (request: WorkerRequest) => {
     }
   });
 });
-post({ kind: 'ready' });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { isToolshedError } from './errors.js';
-import { isWorkerJobError, WorkerPool, type WorkerFailure } from './worker-pool.js';
+import { UnprocessableError } from './errors.js';
+import { isWorkerJobError, WorkerJobError, workerRefusal, WorkerPool, type WorkerFailure } from './worker-pool.js';
 
 const jobs = new URL('./fixtures/worker-jobs.js', import.meta.url);
 const pools: WorkerPool[] = [];
@@ -99,5 +100,29 @@ describe('the worker pool', () => {
     await failsWith(running, 'aborted');
     await failsWith(queued, 'aborted');
     await failsWith(workers.run(jobs, 'add', [1, 1], { deadlineMs: 60_000 }), 'aborted');
+  });
+});
+
+describe('workerRefusal', () => {
+  const refusals = {
+    timeout: () => new UnprocessableError('too_slow', 'slow'),
+    crashed: () => new UnprocessableError('too_big', 'big'),
+  };
+  const codeOf = (error: unknown) => (error as { status: number; code: string });
+
+  it('turns each way a job can fail into its answer', () => {
+    assert.equal(codeOf(workerRefusal(new WorkerJobError('timeout'), refusals)).code, 'too_slow');
+    assert.equal(codeOf(workerRefusal(new WorkerJobError('aborted'), refusals)).code, 'too_slow');
+    assert.equal(codeOf(workerRefusal(new WorkerJobError('crashed'), refusals)).code, 'too_big');
+    assert.equal(codeOf(workerRefusal(new WorkerJobError('crashed'), { timeout: refusals.timeout })).code, 'too_slow');
+    const queued = codeOf(workerRefusal(new WorkerJobError('timeout', undefined, false), refusals));
+    assert.deepEqual([queued.status, queued.code], [503, 'server_busy']);
+  });
+
+  it('passes SDK errors from the job and bugs through unchanged', () => {
+    const failed = new WorkerJobError('failed', 'TypeError');
+    assert.equal(workerRefusal(failed, refusals), failed);
+    const sdk = new UnprocessableError('own', 'own');
+    assert.equal(workerRefusal(sdk, refusals), sdk);
   });
 });

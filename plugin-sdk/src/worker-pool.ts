@@ -42,6 +42,31 @@ export function isWorkerJobError(value: unknown): value is WorkerJobError {
   return typeof value === 'object' && value !== null && (value as Partial<WorkerJobError>).isWorkerJobError === true;
 }
 
+/** What a plugin answers when its worker job gives none: its own 422s, made only when needed. */
+export interface WorkerRefusals {
+  /** The job ran past its deadline, or its client went away (nobody reads that answer, but it must be a 4xx). */
+  readonly timeout: () => Error;
+  /** The worker died at its heap cap; `timeout` when not given. */
+  readonly crashed?: () => Error;
+}
+
+/**
+ * The error a handler throws for a failed {@link runInWorker} call: 503 `server_busy` when the whole
+ * budget went waiting in the queue (the server's shortage, not the input's fault), the plugin's own
+ * 422 for a timeout, an abort or a crash, and `error` itself for anything else (an SDK error from
+ * the job, or a bug).
+ *
+ * @example
+ * try { return await runInWorker(...) }
+ * catch (error) { throw workerRefusal(error, { timeout: () => new UnprocessableError('too_complex', 'Over 2 s') }) }
+ */
+export function workerRefusal(error: unknown, refusals: WorkerRefusals): unknown {
+  if (!isWorkerJobError(error) || error.reason === 'failed') return error;
+  if (error.reason === 'timeout' && !error.started) return new ServerBusyError();
+  if (error.reason === 'crashed') return (refusals.crashed ?? refusals.timeout)();
+  return refusals.timeout();
+}
+
 /** Sizing of the shared pool; the kernel sets it from its configuration at start-up. */
 export interface WorkerPoolOptions {
   /** Workers running at once. */
@@ -89,14 +114,15 @@ interface Task {
 
 interface Slot {
   readonly worker: Worker;
-  /** False until the worker has booted: boot time is not the job's. */
-  ready: boolean;
-  bootStarted: number;
   task?: Task;
+  /** When the current job was handed over; until the worker says it started, its clock stops. */
+  handedOver: number;
   idleTimer?: NodeJS.Timeout;
 }
 
 const entry = new URL('./worker-entry.js', import.meta.url);
+/** How long a worker may take to boot and import a job's module before the job is given up. */
+const START_GUARD_MS = 30_000;
 
 /** A pool of generic workers; {@link runInWorker} uses the process-wide one. */
 export class WorkerPool {
@@ -164,21 +190,22 @@ export class WorkerPool {
       this.busy.add(slot);
       this.counters.running++;
       slot.worker.ref();
-      // While the worker boots, the job's clock stops; it restarts with the boot time added.
-      if (!slot.ready) clearTimeout(task.timer);
+      // Booting a worker and importing the job's module are not the job's time: its clock stops
+      // until the worker says it started, with a generous guard should it never say so.
+      slot.handedOver = performance.now();
+      task.timer = setTimeout(() => this.giveUp(task, 'timeout'), Math.max(0, task.deadline - slot.handedOver) + START_GUARD_MS);
       slot.worker.postMessage(task.request, task.transfer as ArrayBuffer[]);
     }
   }
 
   private spawn(): Slot {
     const worker = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb } });
-    const slot: Slot = { worker, ready: false, bootStarted: performance.now() };
+    const slot: Slot = { worker, handedOver: 0 };
     this.size++;
     worker.on('message', (message: WorkerMessage) => {
-      if (message.kind === 'ready') {
-        slot.ready = true;
-        if (slot.task !== undefined) {
-          slot.task.deadline += performance.now() - slot.bootStarted;
+      if (message.kind === 'started') {
+        if (slot.task !== undefined && slot.task.request.id === message.id) {
+          slot.task.deadline += performance.now() - slot.handedOver;
           this.arm(slot.task);
         }
       } else if (slot.task !== undefined && slot.task.request.id === message.id) {

@@ -9,9 +9,9 @@ export interface WorkerRequest {
   readonly args: readonly unknown[];
 }
 
-/** What a worker posts: once `ready`, then one answer per job. */
+/** What a worker posts per job: `started` once its module is loaded, then the answer. */
 export type WorkerMessage =
-  | { readonly kind: 'ready' }
+  | { readonly kind: 'started'; readonly id: number }
   | { readonly kind: 'result'; readonly id: number; readonly value: unknown }
   | { readonly kind: 'sdk-error'; readonly id: number; readonly error: { status: number; code: string; message: string; details?: ErrorDetail[] } }
   | { readonly kind: 'failed'; readonly id: number; readonly errorName: string };

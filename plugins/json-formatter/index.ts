@@ -1,9 +1,8 @@
 import {
   definePlugin,
   defineOperation,
-  isWorkerJobError,
   runInWorker,
-  ServerBusyError,
+  workerRefusal,
   Type,
   UnprocessableError,
   type OperationContext,
@@ -38,28 +37,16 @@ const selfOffloaded = 'never' as const;
 
 const workModule = new URL('./work.js', import.meta.url);
 
-const workerFailure = (reason: string, timeoutMs: number): string => {
-  switch (reason) {
-    case 'timeout':
-      return `The JSON text did not finish within ${timeoutMs} ms`;
-    case 'crashed':
-      return 'The JSON text needed more memory than a request may use';
-    case 'aborted':
-      return 'The request was aborted';
-    default:
-      return 'The JSON text could not be processed';
-  }
-};
 
 async function inWorker<Result>(exportName: string, args: readonly unknown[], context: OperationContext<JsonConfig>): Promise<Result> {
   const { timeoutMs } = context.config;
   try {
     return await runInWorker<Result>(workModule, exportName, args, { deadlineMs: timeoutMs, signal: context.signal });
   } catch (error) {
-    if (!isWorkerJobError(error)) throw error;
-    // A budget spent waiting in the pool's queue is the server's shortage, not the input's fault.
-    if (error.reason === 'timeout' && error.started === false) throw new ServerBusyError();
-    throw new UnprocessableError('input_too_complex', workerFailure(error.reason, timeoutMs));
+    throw workerRefusal(error, {
+      timeout: () => new UnprocessableError('input_too_complex', `The JSON text did not finish within ${timeoutMs} ms`),
+      crashed: () => new UnprocessableError('input_too_complex', 'The JSON text needed more memory than a request may use'),
+    });
   }
 }
 

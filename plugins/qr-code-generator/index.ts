@@ -1,7 +1,7 @@
 import {
   definePlugin,
   defineOperation,
-  isWorkerJobError,
+  workerRefusal,
   runInWorker,
   ServerBusyError,
   Type,
@@ -94,8 +94,7 @@ async function draw(payload: string, render: RenderOptions, context: OperationCo
     return await runInWorker<string>(renderModule, 'renderSvg', [payload, render], { deadlineMs: RENDER_DEADLINE_MS, signal: context.signal });
   } catch (error) {
     // The work is bounded (≤ 7089 characters), so missing the deadline means the pool was saturated.
-    if (isWorkerJobError(error) && (error.reason === 'timeout' || error.reason === 'aborted')) throw new ServerBusyError();
-    throw error;
+    throw workerRefusal(error, { timeout: () => new ServerBusyError() });
   }
 }
 

@@ -1,4 +1,4 @@
-import { definePlugin, defineOperation, isWorkerJobError, runInWorker, Type, UnprocessableError, type OperationContext, type Static } from '@toolshed/plugin-sdk';
+import { definePlugin, defineOperation, runInWorker, workerRefusal, Type, UnprocessableError, type OperationContext, type Static } from '@toolshed/plugin-sdk';
 import type { RegexJob, RegexResult } from './match.js';
 
 const closed = { additionalProperties: false } as const;
@@ -38,10 +38,10 @@ async function test(input: Omit<RegexJob, 'maxOutput'>, context: OperationContex
   try {
     return await runInWorker<RegexResult>(matcher, 'testRegex', [{ ...input, maxOutput: MAX_OUTPUT }], { deadlineMs: timeoutMs, signal: context.signal });
   } catch (error) {
-    if (!isWorkerJobError(error)) throw error;
-    if (error.reason === 'crashed') throw new UnprocessableError('output_too_large', 'The pattern needed more memory than a request may use');
-    if (error.reason === 'failed') throw error;
-    throw new UnprocessableError('regex_timeout', `The pattern did not finish within ${timeoutMs} ms`);
+    throw workerRefusal(error, {
+      timeout: () => new UnprocessableError('regex_timeout', `The pattern did not finish within ${timeoutMs} ms`),
+      crashed: () => new UnprocessableError('output_too_large', 'The pattern needed more memory than a request may use'),
+    });
   }
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HANG_GUARD_MS, invoke, rejectsWith } from '@toolshed/plugin-sdk';
 import sqlFormatter from './index.js';
-import { formatSql } from './format.js';
+import { formatSql, MAX_NESTING, parenthesisDepth } from './format.js';
 
 const formatBody = (sql: string) => ({ sql });
 
@@ -14,12 +14,14 @@ describe('sql-formatter: hostile input', () => {
     assert.ok(performance.now() - started < HANG_GUARD_MS);
   });
 
-  it('turns the library\'s stack overflow into 422 input_too_complex (called directly, on the small main-thread stack)', () => {
-    // Workers get a bigger stack, where 5,000 levels run into the deadline instead; here the
-    // RangeError path itself is exercised (10,000 levels: far past the ~1 MB main-thread stack).
-    const sql = `SELECT ${'('.repeat(10_000)}1${')'.repeat(10_000)}`;
+  it('counts nesting before the library runs: 200 levels are formatted, 201 refused at once', () => {
+    // Quotes hide parentheses: 'a(' and "b(" and `c(` add nothing; the two real ones nest 2 deep.
+    assert.equal(parenthesisDepth(`SELECT (('a(' || "b(" || \`c(\`))`), 2);
+    assert.equal(parenthesisDepth('SELECT 1'), 0);
+    const nested = (levels: number) => `SELECT ${'('.repeat(levels)}1${')'.repeat(levels)}`;
+    assert.equal(typeof formatSql({ sql: nested(MAX_NESTING), dialect: 'sql', keywordCase: 'upper', indent: 2 }), 'string');
     assert.throws(
-      () => formatSql({ sql, dialect: 'sql', keywordCase: 'upper', indent: 2 }),
+      () => formatSql({ sql: nested(MAX_NESTING + 1), dialect: 'sql', keywordCase: 'upper', indent: 2 }),
       (error: { status: number; code: string }) => error.status === 422 && error.code === 'input_too_complex',
     );
   });

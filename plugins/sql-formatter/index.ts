@@ -2,9 +2,8 @@ import {
   definePlugin,
   defineOperation,
   Type,
-  ServerBusyError,
   UnprocessableError,
-  isWorkerJobError,
+  workerRefusal,
   runInWorker,
   type OperationContext,
 } from '@toolshed/plugin-sdk';
@@ -27,15 +26,10 @@ async function formatInWorker(request: FormatRequest, context: OperationContext)
   try {
     return await runInWorker<string>(formatModule, 'formatSql', [request], { deadlineMs: FORMAT_DEADLINE_MS, signal: context.signal });
   } catch (error) {
-    if (!isWorkerJobError(error)) throw error;
-    // The whole budget went waiting for a worker: the server's shortage, not the input's fault.
-    if (error.reason === 'timeout' && !error.started) throw new ServerBusyError();
-    // 'aborted' means the client left: nobody reads this answer, it only has to be a 4xx.
-    if (error.reason === 'timeout' || error.reason === 'aborted') {
-      throw new UnprocessableError('input_too_complex', `The SQL could not be formatted within ${FORMAT_DEADLINE_MS} ms`);
-    }
-    if (error.reason === 'crashed') throw new UnprocessableError('input_too_complex', 'Formatting the SQL needed more memory than a request may use');
-    throw error;
+    throw workerRefusal(error, {
+      timeout: () => new UnprocessableError('input_too_complex', `The SQL could not be formatted within ${FORMAT_DEADLINE_MS} ms`),
+      crashed: () => new UnprocessableError('input_too_complex', 'Formatting the SQL needed more memory than a request may use'),
+    });
   }
 }
 
