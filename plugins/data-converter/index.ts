@@ -1,0 +1,106 @@
+import { definePlugin, defineOperation, isWorkerJobError, runInWorker, workerRefusal, Type, UnprocessableError, type OperationContext, type Static } from '@toolshed/plugin-sdk';
+import { convertData, type ConvertRequest, type ConvertResult } from './convert.js';
+import { MAX_DEPTH, MAX_OUTPUT_CHARS, MAX_YAML_DEPTH } from './tree.js';
+
+const closed = { additionalProperties: false } as const;
+
+/** Inputs up to this many characters convert on the main thread; larger ones in the SDK's worker pool. */
+export const WORKER_THRESHOLD = 64 * 1024;
+
+const ConverterConfig = Type.Object(
+  {
+    timeoutMs: Type.Integer({
+      minimum: 100,
+      maximum: 60000,
+      default: 2000,
+      description: 'Time budget of one conversion in the worker pool (inputs over 64 KiB), queue time included',
+    }),
+  },
+  closed,
+);
+type ConverterConfig = Static<typeof ConverterConfig>;
+
+const converter = new URL('./convert.js', import.meta.url);
+
+async function convert(request: ConvertRequest, context: OperationContext<ConverterConfig>): Promise<ConvertResult> {
+  if (request.input.length <= WORKER_THRESHOLD) return convertData(request);
+  const { timeoutMs } = context.config;
+  try {
+    return await runInWorker<ConvertResult>(converter, 'convertData', [request], { deadlineMs: timeoutMs, signal: context.signal });
+  } catch (error) {
+    // convertData turns expected failures into SDK errors; a RangeError is the stack running out.
+    if (isWorkerJobError(error) && error.reason === 'failed' && error.errorName === 'RangeError') {
+      throw new UnprocessableError('input_too_complex', 'The input nests too deeply to be converted');
+    }
+    throw workerRefusal(error, {
+      timeout: () => new UnprocessableError('input_too_complex', `The conversion did not finish within ${timeoutMs} ms`),
+      crashed: () => new UnprocessableError('input_too_complex', 'The conversion needed more memory than a request may use'),
+    });
+  }
+}
+
+const format = (description: string) => Type.Enum(['json', 'yaml', 'csv'], { description });
+
+export default definePlugin({
+  group: 'data-converter',
+  sdk: '^1.0.0',
+  summary: 'Convert between JSON, YAML and CSV',
+  config: { section: 'dataConverter', schema: ConverterConfig },
+  errors: {
+    invalid_input: 'The input is not valid in the named (or detected) format; the message gives line and column where known',
+    unsupported_input:
+      'The input is valid but cannot be converted: a bare scalar in auto mode, a single value or mixed array to CSV, several YAML documents, a collection as a YAML key, .inf/.nan',
+    input_too_complex: `The input nests deeper than ${MAX_DEPTH} levels (${MAX_YAML_DEPTH} for YAML), its YAML aliases expand too far, or the conversion ran past its time budget (dataConverter.timeoutMs)`,
+    output_too_large: `The converted text would be longer than ${MAX_OUTPUT_CHARS} characters`,
+  },
+  operations: {
+    convert: defineOperation({
+      summary: 'Convert JSON, YAML or CSV text to JSON, YAML or CSV',
+      // Large inputs go to the pool from the handler (own budget, own 422), so the kernel need not move them.
+      offload: 'never',
+      description:
+        'auto detects JSON when the text parses as JSON, else CSV when one delimiter (comma, semicolon, tab, pipe) gives every record the same number of fields (more than one), else YAML. ' +
+        'Numbers keep their digits; CSV cells stay strings. To CSV: an object is one row, an array of objects is rows under the union of their keys (nested objects flattened with dotted names, arrays as JSON text), an array of arrays is rows without a header. ' +
+        'Cells are written as given: values such as `=cmd` are not neutralised against spreadsheet formula injection.',
+      body: Type.Object(
+        {
+          input: Type.String({ description: 'Source text' }),
+          from: Type.Enum(['auto', 'json', 'yaml', 'csv'], { default: 'auto', description: 'Source format; auto detects it' }),
+          to: format('Target format'),
+          indent: Type.Integer({ minimum: 0, maximum: 8, default: 2, description: 'Spaces per level for JSON and YAML; 0 gives one-line JSON and flow-style YAML' }),
+          delimiter: Type.Enum(['auto', 'comma', 'semicolon', 'tab', 'pipe'], {
+            default: 'auto',
+            description: 'CSV delimiter: auto detects it when reading and writes a comma',
+          }),
+          header: Type.Boolean({ default: true, description: 'The first CSV row holds column names; false reads and writes rows as arrays' }),
+        },
+        closed,
+      ),
+      response: Type.Object(
+        {
+          output: Type.String({ description: 'The converted text' }),
+          from: format('The source format, given or detected'),
+        },
+        closed,
+      ),
+      examples: [
+        {
+          title: 'CSV with a header to JSON (cells stay strings)',
+          body: { input: 'id,name\n007,Ann\n', to: 'json' },
+          response: { output: '[\n  {\n    "id": "007",\n    "name": "Ann"\n  }\n]', from: 'csv' },
+        },
+        {
+          title: 'JSON to YAML, big integers keep their digits',
+          body: { input: '{"id":17478252242305210114,"tags":["a","b"]}', to: 'yaml' },
+          response: { output: 'id: 17478252242305210114\ntags:\n  - a\n  - b\n', from: 'json' },
+        },
+        {
+          title: 'YAML to CSV: union of keys, nested objects flattened',
+          body: { input: '- name: Ann\n  address: {city: Oslo}\n- name: Bob\n  age: 42\n', to: 'csv' },
+          response: { output: 'name,address.city,age\nAnn,Oslo,\nBob,,42\n', from: 'yaml' },
+        },
+      ],
+      handler: (input, context: OperationContext<ConverterConfig>) => convert(input, context),
+    }),
+  },
+});
