@@ -53,6 +53,12 @@ describe('offloading large requests to the worker pool', () => {
     assert.equal(errorOf(answer.json).code, 'input_too_complex');
   });
 
+  it('lets a handler on the pool use the pool itself (a nested, one-thread pool)', async () => {
+    const answer = await send(service.url, '/v1/kernel-probe/nested', { body: { text: 'ab' } });
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.json, { text: 'abab' });
+  });
+
   it('refuses an answer over server.maxAnswerBytes with 422 output_too_large', async () => {
     const answer = await send(service.url, echo, { body: { text: 'a'.repeat(70 * 1024) } });
     assert.equal(answer.status, 422);

@@ -56,8 +56,9 @@ export interface OperationDefinition<Body extends TObject = TObject, Response ex
    * Where the kernel runs the request's work (parse, validate, handler, serialize). `auto` (the
    * default): on the shared worker pool when the body is larger than the operator's
    * `workers.offloadBytes`, else on the main thread. `always`: on the pool at any size (costly work
-   * on small input). `never`: on the main thread, for handlers that hand their heavy part to
-   * `runInWorker` themselves, keep state of their own, or call upstreams (implied by `upstream`).
+   * on small input). `never`: on the main thread, for handlers that keep state of their own (a
+   * cache) or call upstreams (implied by `upstream`). A handler that calls `runInWorker` itself
+   * works either way: on a pool worker it gets a nested pool of one thread.
    */
   readonly offload?: 'auto' | 'always' | 'never';
   /** Pure function of its input: returns the response object or throws an SDK error. */

@@ -5,7 +5,7 @@
  * interrupts even a backtracking regex), so one hostile input costs one worker and one budget,
  * never the event loop that serves everyone else.
  */
-import { Worker } from 'node:worker_threads';
+import { isMainThread, Worker, workerData } from 'node:worker_threads';
 import { ServerBusyError, ToolshedError, type ErrorDetail } from './errors.js';
 import type { WorkerMessage, WorkerRequest } from './worker-protocol.js';
 
@@ -199,7 +199,10 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb } });
+    // A job may itself call runInWorker (a plugin's own heavy part inside a request the kernel moved
+    // to the pool): that worker's pool gets one thread with the same caps, so nesting stays bounded.
+    const nested: WorkerPoolOptions = { ...this.options, workers: 1 };
+    const worker = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb }, workerData: { toolshedPool: nested } });
     const slot: Slot = { worker, handedOver: 0 };
     this.size++;
     worker.on('message', (message: WorkerMessage) => {
@@ -294,9 +297,15 @@ export function configureWorkerPool(options: Partial<WorkerPoolOptions>): void {
   void previous?.close();
 }
 
-/** The process-wide pool. */
+/** The options a pool worker was given for its own, nested pool. */
+function inheritedOptions(): WorkerPoolOptions | undefined {
+  if (isMainThread) return undefined;
+  return (workerData as { toolshedPool?: WorkerPoolOptions } | null)?.toolshedPool;
+}
+
+/** The process-wide pool (in a pool worker: that worker's own one-thread pool). */
 export function workerPool(): WorkerPool {
-  return (shared ??= new WorkerPool(defaults));
+  return (shared ??= new WorkerPool(inheritedOptions() ?? defaults));
 }
 
 /**

@@ -56,8 +56,6 @@ export default definePlugin({
   operations: {
     convert: defineOperation({
       summary: 'Convert JSON, YAML or CSV text to JSON, YAML or CSV',
-      // Large inputs go to the pool from the handler (own budget, own 422), so the kernel need not move them.
-      offload: 'never',
       description:
         'auto detects JSON when the text parses as JSON, else CSV when one delimiter (comma, semicolon, tab, pipe) gives every record the same number of fields (more than one), else YAML. ' +
         'Numbers keep their digits; CSV cells stay strings. To CSV: an object is one row, an array of objects is rows under the union of their keys (nested objects flattened with dotted names, arrays as JSON text), an array of arrays is rows without a header. ' +

@@ -32,8 +32,6 @@ const JsonConfig = Type.Object(
 );
 type JsonConfig = Static<typeof JsonConfig>;
 
-/** The handlers move large texts to the worker pool themselves (runInWorker, own budget and codes). */
-const selfOffloaded = 'never' as const;
 
 const workModule = new URL('./work.js', import.meta.url);
 
@@ -108,7 +106,6 @@ export default definePlugin({
           },
         },
       ],
-      offload: selfOffloaded,
       handler: async ({ json, indent, sortKeys: sort }, context: OperationContext<JsonConfig>): Promise<FormatResult> => {
         const indentation = indent as Indent;
         if (json.length <= INLINE_LIMIT) {
@@ -129,7 +126,6 @@ export default definePlugin({
           response: { json: '{"b":1.50,"a":[1,2]}' },
         },
       ],
-      offload: selfOffloaded,
       handler: async ({ json, sortKeys: sort }, context: OperationContext<JsonConfig>) =>
         json.length <= INLINE_LIMIT ? minifyJson(json, sort) : inWorker<{ json: string }>('minifyJson', [json, sort], context),
     }),
@@ -159,7 +155,6 @@ export default definePlugin({
           response: { valid: false, error: { message: "trailing comma before '}'", line: 2, column: 9 } },
         },
       ],
-      offload: selfOffloaded,
       handler: async ({ json }, context: OperationContext<JsonConfig>) =>
         json.length <= INLINE_LIMIT ? validateJson(json) : inWorker<ValidateResult>('validateJson', [json], context),
     }),

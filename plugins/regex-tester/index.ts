@@ -89,8 +89,6 @@ export default definePlugin({
           },
         },
       ],
-      // The pattern runs on the pool already (with its own budget and 422); the kernel need not move the request there.
-      offload: 'never',
       handler: (input, context: OperationContext<RegexConfig>) => test(input, context),
     }),
   },

@@ -70,8 +70,6 @@ export default definePlugin({
         closed,
       ),
       response: answer,
-      // The handler sends the formatting to the pool itself (runInWorker), with its own budget.
-      offload: 'never',
       examples: [
         {
           title: 'A query with the defaults',
