@@ -47,7 +47,7 @@ describe('the worker pool', () => {
     const workers = pool();
     const endless = workers.run(jobs, 'spin', [], { deadlineMs: 300 });
     assert.equal(await workers.run(jobs, 'add', [1, 1], { deadlineMs: 60_000 }), 2);
-    await assert.rejects(endless, (error: unknown) => isWorkerJobError(error) && error.reason === 'timeout' && error.started);
+    await assert.rejects(endless, (error: unknown) => isWorkerJobError(error) && error.reason === 'timeout' && !error.starved);
     assert.equal(workers.stats().timeouts, 1);
     assert.equal(await workers.run(jobs, 'add', [2, 2], { deadlineMs: 60_000 }), 4);
   });
@@ -58,7 +58,7 @@ describe('the worker pool', () => {
     const first = workers.run(jobs, 'spin', [], { deadlineMs: 600_000, signal: blocker.signal });
     // The only worker is taken for good, so this job can only ever wait: it must time out in the queue.
     await assert.rejects(workers.run(jobs, 'add', [1, 2], { deadlineMs: 200 }), (error: unknown) => {
-      return isWorkerJobError(error) && error.reason === 'timeout' && !error.started;
+      return isWorkerJobError(error) && error.reason === 'timeout' && error.starved;
     });
     blocker.abort();
     await failsWith(first, 'aborted');
@@ -115,7 +115,7 @@ describe('workerRefusal', () => {
     assert.equal(codeOf(workerRefusal(new WorkerJobError('aborted'), refusals)).code, 'too_slow');
     assert.equal(codeOf(workerRefusal(new WorkerJobError('crashed'), refusals)).code, 'too_big');
     assert.equal(codeOf(workerRefusal(new WorkerJobError('crashed'), { timeout: refusals.timeout })).code, 'too_slow');
-    const queued = codeOf(workerRefusal(new WorkerJobError('timeout', undefined, false), refusals));
+    const queued = codeOf(workerRefusal(new WorkerJobError('timeout', undefined, true), refusals));
     assert.deepEqual([queued.status, queued.code], [503, 'server_busy']);
   });
 

@@ -24,13 +24,13 @@ export class WorkerJobError extends Error {
   /**
    * @param reason why there is no answer.
    * @param errorName with `failed`, the name of what the function threw.
-   * @param started false when the job never reached a worker (a `timeout` spent waiting in the
-   *   queue is the server's fault, not the input's).
+   * @param starved with `timeout`: true when the job ran for less than half its budget, the rest
+   *   having gone waiting for a worker (the server's shortage, not the input's fault).
    */
   constructor(
     readonly reason: WorkerFailure,
     readonly errorName?: string,
-    readonly started = true,
+    readonly starved = false,
   ) {
     super(`The worker job gave no answer: ${reason}${errorName === undefined ? '' : ` (${errorName})`}`);
     this.name = 'WorkerJobError';
@@ -51,8 +51,8 @@ export interface WorkerRefusals {
 }
 
 /**
- * The error a handler throws for a failed {@link runInWorker} call: 503 `server_busy` when the whole
- * budget went waiting in the queue (the server's shortage, not the input's fault), the plugin's own
+ * The error a handler throws for a failed {@link runInWorker} call: 503 `server_busy` when most of
+ * the budget went waiting in the queue (the server's shortage, not the input's fault), the plugin's own
  * 422 for a timeout, an abort or a crash, and `error` itself for anything else (an SDK error from
  * the job, or a bug).
  *
@@ -62,7 +62,7 @@ export interface WorkerRefusals {
  */
 export function workerRefusal(error: unknown, refusals: WorkerRefusals): unknown {
   if (!isWorkerJobError(error) || error.reason === 'failed') return error;
-  if (error.reason === 'timeout' && !error.started) return new ServerBusyError();
+  if (error.reason === 'timeout' && error.starved) return new ServerBusyError();
   if (error.reason === 'crashed') return (refusals.crashed ?? refusals.timeout)();
   return refusals.timeout();
 }
@@ -106,6 +106,10 @@ interface Task {
   readonly onAbort: () => void;
   /** performance.now() past which the job is given up; moved later by a worker's boot time. */
   deadline: number;
+  /** The job's budget in milliseconds. */
+  readonly budgetMs: number;
+  /** performance.now() when the worker began running it. */
+  startedAt?: number;
   timer?: NodeJS.Timeout;
   slot?: Slot;
   resolve(value: unknown): void;
@@ -150,6 +154,7 @@ export class WorkerPool {
         signal: options.signal,
         onAbort: () => this.giveUp(task, 'aborted'),
         deadline: performance.now() + options.deadlineMs,
+        budgetMs: options.deadlineMs,
         resolve: resolve as (value: unknown) => void,
         reject,
       };
@@ -208,7 +213,8 @@ export class WorkerPool {
     worker.on('message', (message: WorkerMessage) => {
       if (message.kind === 'started') {
         if (slot.task !== undefined && slot.task.request.id === message.id) {
-          slot.task.deadline += performance.now() - slot.handedOver;
+          slot.task.startedAt = performance.now();
+          slot.task.deadline += slot.task.startedAt - slot.handedOver;
           this.arm(slot.task);
         }
       } else if (slot.task !== undefined && slot.task.request.id === message.id) {
@@ -238,7 +244,8 @@ export class WorkerPool {
     if (queued !== -1) this.queue.splice(queued, 1);
     else if (task.slot !== undefined && task.slot.task === task) this.release(task.slot, true);
     else return;
-    this.settle(task, new WorkerJobError(reason, undefined, queued === -1));
+    const ran = task.startedAt === undefined ? 0 : performance.now() - task.startedAt;
+    this.settle(task, new WorkerJobError(reason, undefined, ran < task.budgetMs / 2));
   }
 
   /** Frees `slot`; a worker whose job was cut short is terminated, since it may still be running it. */
