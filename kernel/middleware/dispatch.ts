@@ -64,7 +64,7 @@ async function runOffloaded(ctx: KernelContext, registered: RegisteredOperation,
   const args = [registered.module, registered.operation.name, own, registered.config];
   const signal = new HandlerContext(ctx.res, undefined, () => new Date()).signal;
   try {
-    return await runInWorker<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: limits.offloadBudgetMs, signal, transfer: [own.buffer as ArrayBuffer] });
+    return await runInWorker<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: limits.offloadBudgetMs, signal, transfer: [own.buffer as ArrayBuffer], bulk: true });
   } catch (error) {
     throw workerRefusal(error, {
       timeout: () => new UnprocessableError('input_too_complex', `The input needs more than ${limits.offloadBudgetMs} ms of work`),
@@ -103,6 +103,8 @@ export function dispatch(limits: DispatchLimits, now: () => Date = () => new Dat
     const held = bytes.length;
     ctx.res.once('close', () => limits.reading.give(held));
     const offload = registered.offload === 'always' || (registered.offload === 'auto' && held > limits.offloadBytes);
+    // While the answers being sent already fill their budget, a large request is refused before its work, not after.
+    if (offload && limits.sending.inUse >= limits.sending.limit) throw budgetSpent('sending', false);
     if (offload) answer(ctx, await runOffloaded(ctx, registered, bytes, limits), limits);
     else {
       const result = await registered.operation.run(parseJsonObject(bytes), new HandlerContext(ctx.res, registered.config, now));

@@ -78,6 +78,23 @@ describe('the worker pool', () => {
     await failsWith(queued, 'aborted');
   });
 
+  it('keeps one worker for small jobs while bulk jobs wait in a short queue', async () => {
+    const workers = pool({ workers: 2, maxQueue: 32 });
+    const stop = new AbortController();
+    const bulk = { deadlineMs: 600_000, signal: stop.signal, bulk: true };
+    const running = workers.run(jobs, 'spin', [], bulk);
+    // Bulk may use 2 − 1 = 1 worker: the next bulk job waits although a worker is free...
+    const waiting = workers.run(jobs, 'spin', [], bulk);
+    // ...and a small job still gets that worker at once.
+    assert.equal(await workers.run(jobs, 'add', [2, 5], { deadlineMs: 60_000 }), 7);
+    assert.equal(workers.stats().queued, 1);
+    // The bulk queue holds 32 / 16 = 2 jobs; with one waiting, one more fits, then 503.
+    const second = workers.run(jobs, 'spin', [], bulk);
+    await assert.rejects(workers.run(jobs, 'spin', [], bulk), (error: unknown) => isToolshedError(error) && error.status === 503);
+    stop.abort();
+    for (const job of [running, waiting, second]) await failsWith(job, 'aborted');
+  });
+
   it('answers crashed when a job passes the heap cap, and the pool goes on', async () => {
     const workers = pool({ memoryMb: 32 });
     await failsWith(workers.run(jobs, 'hoard', [], { deadlineMs: 600_000 }), 'crashed');

@@ -87,6 +87,12 @@ export interface RunInWorkerOptions {
   readonly signal?: AbortSignal;
   /** Buffers to move into the worker instead of copying (the caller loses them). */
   readonly transfer?: readonly ArrayBuffer[];
+  /**
+   * A bulk job (the kernel's whole large request): bulk jobs run on all workers but one and wait in
+   * a queue of a sixteenth the size, so a flood of 10 MiB requests never leaves small jobs without a
+   * worker, nor piles up answers of megabytes.
+   */
+  readonly bulk?: boolean;
 }
 
 /** Counters of the pool, for monitoring. */
@@ -108,6 +114,7 @@ interface Task {
   deadline: number;
   /** The job's budget in milliseconds. */
   readonly budgetMs: number;
+  readonly bulk: boolean;
   /** performance.now() when the worker began running it. */
   startedAt?: number;
   timer?: NodeJS.Timeout;
@@ -134,6 +141,7 @@ export class WorkerPool {
   private readonly busy = new Set<Slot>();
   private readonly queue: Task[] = [];
   private size = 0;
+  private bulkRunning = 0;
   private nextId = 1;
   private closed = false;
   private counters = { running: 0, completed: 0, timeouts: 0, refused: 0 };
@@ -144,7 +152,7 @@ export class WorkerPool {
     return new Promise<Result>((resolve, reject) => {
       if (this.closed) return reject(new WorkerJobError('aborted'));
       if (options.signal?.aborted === true) return reject(new WorkerJobError('aborted'));
-      if (this.queue.length >= this.options.maxQueue && this.idle.length === 0 && this.size >= this.options.workers) {
+      if (this.full(options.bulk === true)) {
         this.counters.refused++;
         return reject(new ServerBusyError());
       }
@@ -155,6 +163,7 @@ export class WorkerPool {
         onAbort: () => this.giveUp(task, 'aborted'),
         deadline: performance.now() + options.deadlineMs,
         budgetMs: options.deadlineMs,
+        bulk: options.bulk === true,
         resolve: resolve as (value: unknown) => void,
         reject,
       };
@@ -179,16 +188,37 @@ export class WorkerPool {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
 
+  /** True when a new job of this kind would have to wait and its queue is full. */
+  private full(bulk: boolean): boolean {
+    const workerFree = this.idle.length > 0 || this.size < this.options.workers;
+    if (!bulk) return !workerFree && this.queue.length >= this.options.maxQueue;
+    if (workerFree && this.bulkMayRun()) return false;
+    return this.queue.filter((task) => task.bulk).length >= Math.max(1, Math.floor(this.options.maxQueue / 16));
+  }
+
+  private bulkMayRun(): boolean {
+    return this.bulkRunning < Math.max(1, this.options.workers - 1);
+  }
+
+  /** The queued job to run next: the oldest one, skipping bulk jobs while they hold all workers but one. */
+  private nextIndex(): number {
+    const bulkMayRun = this.bulkMayRun();
+    return this.queue.findIndex((task) => bulkMayRun || !task.bulk);
+  }
+
   private arm(task: Task): void {
     clearTimeout(task.timer);
     task.timer = setTimeout(() => this.giveUp(task, 'timeout'), Math.max(0, task.deadline - performance.now()));
   }
 
   private dispatch(): void {
-    while (this.queue.length > 0) {
+    for (;;) {
+      const index = this.nextIndex();
+      if (index === -1) return;
       const slot = this.idle.pop() ?? (this.size < this.options.workers ? this.spawn() : undefined);
       if (slot === undefined) return;
-      const task = this.queue.shift() as Task;
+      const task = this.queue.splice(index, 1)[0]!;
+      if (task.bulk) this.bulkRunning++;
       clearTimeout(slot.idleTimer);
       slot.task = task;
       task.slot = slot;
@@ -198,6 +228,7 @@ export class WorkerPool {
       // Booting a worker and importing the job's module are not the job's time: its clock stops
       // until the worker says it started, with a generous guard should it never say so.
       slot.handedOver = performance.now();
+      clearTimeout(task.timer);
       task.timer = setTimeout(() => this.giveUp(task, 'timeout'), Math.max(0, task.deadline - slot.handedOver) + START_GUARD_MS);
       slot.worker.postMessage(task.request, task.transfer as ArrayBuffer[]);
     }
@@ -250,6 +281,7 @@ export class WorkerPool {
 
   /** Frees `slot`; a worker whose job was cut short is terminated, since it may still be running it. */
   private release(slot: Slot, discard: boolean): void {
+    if (slot.task?.bulk === true) this.bulkRunning--;
     slot.task = undefined;
     this.busy.delete(slot);
     this.counters.running--;

@@ -1,0 +1,170 @@
+// npm run loadtest: the service under mixed valid traffic at 200 connections, then the same while
+// the hostile corpus runs in a loop, then slow readers, 150,000 client addresses and a 300,000-
+// request soak. Loopback only, bounded in time; prints one table. A measurement, not a test.
+import { fork, type ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const seconds = Number(process.env.LOADTEST_SECONDS ?? 10);
+const connections = Number(process.env.LOADTEST_CONNECTIONS ?? 200);
+const soakRequests = Number(process.env.LOADTEST_SOAK ?? 300_000);
+const clients = Number(process.env.LOADTEST_ADDRESSES ?? 150_000);
+
+interface ServerStats { loopP99Ms: number; loopMaxMs: number; rssMb: number; peakRssMb: number; connections: number }
+const rows: [string, string, string, boolean | undefined][] = [];
+const row = (metric: string, target: string, value: string, ok?: boolean) => rows.push([metric, target, value, ok]);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function child(script: string, args: string[] = []): ChildProcess {
+  return fork(fileURLToPath(new URL(script, import.meta.url)), args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+}
+function ask<T>(process: ChildProcess, message: string): Promise<T> {
+  return new Promise((resolve) => {
+    process.once('message', (answer) => resolve(answer as T));
+    process.send(message);
+  });
+}
+
+/** Probes /healthz every 10 ms until stopped; resolves with the p99 of its latencies. */
+function probeHealth(base: string): () => Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const latencies: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      await new Promise<void>((resolve) => {
+        const req = request(`${base}/healthz`, { agent }, (res) => res.resume().on('end', () => resolve()));
+        req.on('error', () => resolve());
+        req.end();
+      });
+      latencies.push(performance.now() - started);
+      await sleep(10);
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    agent.destroy();
+    latencies.sort((a, b) => a - b);
+    return latencies[Math.floor(latencies.length * 0.99)] ?? 0;
+  };
+}
+
+/** Every example of every operation that needs no upstream, from the service's own OpenAPI document. */
+async function validRequests(base: string): Promise<autocannon.Request[]> {
+  const document = (await (await fetch(`${base}/v1/openapi.json`)).json()) as {
+    paths: Record<string, { post: { requestBody: { content: { 'application/json': { examples: Record<string, { value: unknown }> } } }; responses: Record<string, unknown> } }>;
+  };
+  const requests: autocannon.Request[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (item.post.responses['502'] !== undefined) continue;
+    for (const example of Object.values(item.post.requestBody.content['application/json'].examples)) {
+      requests.push({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(example.value) });
+    }
+  }
+  return requests;
+}
+
+/**
+ * Sends `requests` in a random order per request: autocannon walks its list in the same order on
+ * every connection, which made all 200 connections ask for the same operation at once.
+ */
+async function traffic(base: string, requests: autocannon.Request[], options: Partial<autocannon.Options>): Promise<autocannon.Result> {
+  let seed = 1;
+  const pick = (): autocannon.Request => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return requests[seed % requests.length]!;
+  };
+  const mixed = requests.length === 1 ? requests : [{ setupRequest: (req: autocannon.Request) => ({ ...req, ...pick() }) }];
+  return autocannon({ url: base, connections, requests: mixed, ...options });
+}
+
+async function settleRss(server: ChildProcess, targetMb: number, maxMs: number): Promise<number> {
+  let stats = await ask<ServerStats>(server, 'stats');
+  for (const started = Date.now(); stats.rssMb > targetMb && Date.now() - started < maxMs; stats = await ask<ServerStats>(server, 'stats')) await sleep(1000);
+  return stats.rssMb;
+}
+
+const server = child('./server.js');
+const port = await new Promise<number>((resolve) => server.once('message', (message) => resolve(Number(message))));
+const base = `http://127.0.0.1:${port}`;
+const requests = await validRequests(base);
+await traffic(base, requests, { duration: 2 }); // warm-up
+const idle = await settleRss(server, 0, 0);
+
+await ask(server, 'reset');
+let stopProbe = probeHealth(base);
+const baseline = await traffic(base, requests, { duration: seconds });
+let health = await stopProbe();
+let stats = await ask<ServerStats>(server, 'stats');
+const failures = baseline.errors + baseline.timeouts + baseline.non2xx;
+row(`valid mix, ${connections} connections, ${seconds} s`, '0 errors', `${Math.round(baseline.requests.average)} req/s, ${failures} errors`, failures === 0);
+row('  healthz p99 / event-loop p99', '—', `${health.toFixed(1)} / ${stats.loopP99Ms.toFixed(1)} ms`);
+
+const attacker = child('./attacker.js', [String(port)]);
+await sleep(500);
+await ask(server, 'reset');
+stopProbe = probeHealth(base);
+const attacked = await traffic(base, requests, { duration: seconds });
+health = await stopProbe();
+stats = await ask<ServerStats>(server, 'stats');
+const attack = await ask<{ sent: number; fiveHundreds: number }>(attacker, 'stats');
+attacker.kill();
+const ratio = attacked.requests.average / baseline.requests.average;
+const attackedFailures = attacked.errors + attacked.timeouts + attacked.non2xx;
+row('valid mix while the hostile rows loop', '≥ 0.70 of valid', `${Math.round(attacked.requests.average)} req/s = ${ratio.toFixed(2)}, ${attackedFailures} errors`, ratio >= 0.7);
+row('  hostile requests sent / answered 500', '0 × 500', `${attack.sent} / ${attack.fiveHundreds}`, attack.fiveHundreds === 0);
+row('  healthz p99', '< 100 ms', `${health.toFixed(1)} ms`, health < 100);
+row('  event-loop delay p99 (max)', '< 50 ms', `${stats.loopP99Ms.toFixed(1)} ms (${stats.loopMaxMs.toFixed(0)})`, stats.loopP99Ms < 50);
+row('  RSS peak', '< 1024 MB', `${stats.peakRssMb.toFixed(0)} MB`, stats.peakRssMb < 1024);
+const after = await settleRss(server, idle * 1.2, 45_000);
+row('  RSS after the load (idle before)', '≤ 1.2 × idle', `${after.toFixed(0)} MB (${idle.toFixed(0)} MB)`, after <= idle * 1.2);
+
+// 50 clients ask for 30 MB answers and never read them: the answer budget and the write timeout.
+await ask(server, 'reset');
+const slowBody = JSON.stringify({ text: 'a'.repeat(3_400_000), format: 'binary' });
+const sockets = Array.from({ length: 50 }, () => {
+  const socket = connect(port, '127.0.0.1', () => {
+    socket.write(`POST /v1/text-converter/encode HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(slowBody)}\r\n\r\n`);
+    socket.write(slowBody);
+    socket.pause();
+  });
+  socket.on('error', () => undefined);
+  return socket;
+});
+await sleep(3000);
+const during = await ask<ServerStats>(server, 'stats');
+await sleep(15_000);
+stats = await ask<ServerStats>(server, 'stats');
+for (const socket of sockets) socket.destroy();
+row(
+  '50 clients never read 30 MB answers',
+  'closed, RSS < 1024 MB',
+  `${during.connections} → ${stats.connections} open after 18 s (write timeout 5 s), RSS peak ${stats.peakRssMb.toFixed(0)} MB`,
+  stats.connections === 0 && stats.peakRssMb < 1024,
+);
+
+// Anonymous requests from many addresses (trustProxy 1: the address comes from X-Forwarded-For).
+let address = 0;
+const fromAddress = (count: number) =>
+  traffic(base, [{ method: 'POST', path: '/v1/base64/encode', headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}', setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address++ & 255}` } }) }], { amount: count, connections: 50 });
+const first = await fromAddress(10_000);
+await fromAddress(Math.max(0, clients - 20_000));
+const last = await fromAddress(10_000);
+row(`${clients.toLocaleString('en')} client addresses: p50 first / last 10,000`, 'flat', `${first.latency.p50} / ${last.latency.p50} ms`, last.latency.p50 <= Math.max(5, first.latency.p50 * 3));
+
+// The soak: RSS growth over many requests.
+const beforeSoak = await settleRss(server, 0, 0);
+const soak = await traffic(base, requests, { amount: soakRequests });
+const afterSoak = await settleRss(server, beforeSoak * 1.1, 45_000);
+row(`soak, ${soakRequests.toLocaleString('en')} requests`, 'RSS growth < 10 %', `${Math.round(soak.requests.average)} req/s, ${beforeSoak.toFixed(0)} → ${afterSoak.toFixed(0)} MB`, afterSoak < beforeSoak * 1.1);
+
+server.kill();
+const widths = [0, 1, 2].map((column) => Math.max(...rows.map((cells) => String(cells[column]).length), 6));
+const line = (cells: string[]) => `| ${cells.map((cell, index) => cell.padEnd(widths[index] ?? 4)).join(' | ')} |`;
+process.stdout.write(`${line(['measure', 'target', 'measured', 'ok'])}\n|${[...widths, 4].map((width) => '-'.repeat(width + 2)).join('|')}|\n`);
+for (const [metric, target, value, ok] of rows) process.stdout.write(`${line([metric, target, value, ok === undefined ? '' : ok ? 'yes' : 'NO'])}\n`);
+process.exit(0);

@@ -1,0 +1,34 @@
+// The service under load: every built-in plugin, the default budgets, limits raised so the load is
+// measured rather than refused. It reports its own event-loop delay and memory over IPC, since only
+// the server can see its event loop.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Writable } from 'node:stream';
+import { validateCoreConfig } from '../../kernel/config.js';
+import { createLogger } from '../../kernel/logger.js';
+import { startService } from '../../kernel/server.js';
+
+const config = validateCoreConfig({
+  server: { host: '127.0.0.1', port: 0, trustProxy: 1, writeTimeoutMs: 5000 },
+  rateLimit: { anonymous: { max: 1_000_000_000 } },
+});
+// Log lines are written and thrown away: the cost of logging is measured, not the disk.
+const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+const service = await startService({ config, logger: createLogger('info', sink) });
+const delay = monitorEventLoopDelay({ resolution: 10 });
+delay.enable();
+let peakRss = process.memoryUsage.rss();
+setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50).unref();
+
+process.on('message', (message: string) => {
+  if (message === 'reset') {
+    delay.reset();
+    peakRss = process.memoryUsage.rss();
+    process.send?.({ ok: true });
+  } else if (message === 'stats') {
+    const rss = process.memoryUsage.rss();
+    service.server.getConnections((_error, connections) => {
+      process.send?.({ loopP99Ms: delay.percentile(99) / 1e6, loopMaxMs: delay.max / 1e6, rssMb: rss / 2 ** 20, peakRssMb: Math.max(peakRss, rss) / 2 ** 20, connections });
+    });
+  }
+});
+process.send?.(Number(new URL(service.url).port));
