@@ -18,7 +18,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { lookupRoute } from './middleware/route.js';
 import { buildOpenApiDocument } from './openapi.js';
-import type { RateLimitStore } from './rate-limit/store.js';
+import type { HitStore } from './rate-limit/store.js';
 import type { Registry } from './registry.js';
 import type { KernelState, Route } from './types.js';
 
@@ -29,7 +29,7 @@ export interface AppOptions {
   readonly config: Config;
   readonly registry: Registry;
   readonly logger: Logger;
-  readonly rateLimitStore: RateLimitStore;
+  readonly rateLimitStore: HitStore;
   /** Body cap in bytes (the contract's 10 MiB unless a test lowers it). */
   readonly bodyLimit?: number;
 }

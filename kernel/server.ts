@@ -12,7 +12,9 @@ import { answerClientError } from './client-error.js';
 import type { Config } from './config.js';
 import { discoverPlugins } from './discover.js';
 import type { Logger } from './logger.js';
-import { createMemoryStore } from './rate-limit/memory-store.js';
+import { createMemoryHitStore } from './rate-limit/memory-store.js';
+import { createRedisStore } from './rate-limit/redis-store.js';
+import type { HitStore } from './rate-limit/store.js';
 import { buildRegistry, type Registry } from './registry.js';
 
 /** The folder of the built-in plugins (next to the kernel in the build output). */
@@ -46,7 +48,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const warming = performance.now();
   for (const plugin of registry.plugins) await plugin.warm?.();
   logger.info({ plugins: registry.plugins.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');
-  const store = createMemoryStore(config.rateLimit.windowSeconds * 1000);
+  const windowMs = config.rateLimit.windowSeconds * 1000;
+  const memory = createMemoryHitStore(windowMs);
+  const redisUrl = config.rateLimit.redis.url;
+  const store: HitStore = redisUrl === undefined ? memory : await createRedisStore({ url: redisUrl, windowMs, logger, fallback: memory });
   const app = createApp({ config, registry, logger, rateLimitStore: store, bodyLimit: options.bodyLimit });
   const server = createServer(app.callback());
   // A slow client may not hold a connection open forever.

@@ -92,7 +92,7 @@ describe('configuration', () => {
       sendingBytes: 128 * 1024 * 1024,
     });
     assert.deepEqual(config.workers, { threads: 2, memoryMb: 256, maxQueue: 256, idleMs: 30000, offloadBytes: 65536, requestBudgetMs: 10000 });
-    assert.deepEqual(config.rateLimit, { anonymous: { max: 30 }, apiKey: { max: 600 }, windowSeconds: 60 });
+    assert.deepEqual(config.rateLimit, { anonymous: { max: 30 }, apiKey: { max: 600 }, windowSeconds: 60, redis: {} });
     assert.deepEqual(config.auth, { apiKeys: [] });
     assert.deepEqual(config.plugins, { dirs: [], packages: [], enabled: ['*'], disabled: [] });
     assert.deepEqual(config.dns, { resolvers: { cloudflare: 'https://cloudflare-dns.com/dns-query', google: 'https://dns.google/dns-query' }, timeoutMs: 5000 });

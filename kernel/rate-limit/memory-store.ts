@@ -1,15 +1,15 @@
 /**
- * The embedded store: counters in two generations of Maps. koa-ratelimit never deletes an entry,
+ * The embedded store: counters in two generations of Maps. Entries are never deleted one by one,
  * and sweeping one big Map costs time in proportion to the number of clients (it took p50 from
  * 15 ms to 500 ms past 100,000 addresses). Instead, once per window the current Map becomes the
  * previous one and the previous is dropped whole: an entry lives at most two windows, longer than
  * its own window, so nothing live is lost, and every request costs the same at any client count.
  */
-import type { RateLimitStore } from './store.js';
+import { toHitResult, type HitStore } from './store.js';
 
 /**
  * A Map that forgets, in O(1), everything not written during the last two generations. It extends
- * Map only because koa-ratelimit insists on `instanceof Map`; its own storage stays unused.
+ * Map so it can stand wherever a Map is expected; its own storage stays unused.
  */
 export class GenerationMap<K, V> extends Map<K, V> {
   private current = new Map<K, V>();
@@ -49,15 +49,34 @@ export class GenerationMap<K, V> extends Map<K, V> {
   }
 }
 
-export function createMemoryStore(windowMs: number): RateLimitStore {
-  const db = new GenerationMap<string, unknown>();
-  const timer = setInterval(() => db.rotate(), windowMs);
+interface Window {
+  count: number;
+  /** Date.now() at which the window ends. */
+  endsAt: number;
+}
+
+
+/**
+ * The embedded hit store: fixed windows in a GenerationMap rotated once per window, so each
+ * request costs the same at any number of clients (see memory-store.ts). Every hit rewrites its
+ * entry into the current generation, so a live window is never dropped by a rotation.
+ */
+export function createMemoryHitStore(windowMs: number): HitStore {
+  const windows = new GenerationMap<string, Window>();
+  const timer = setInterval(() => windows.rotate(), windowMs);
   timer.unref();
   return {
-    driver: { driver: 'memory', db },
+    async hit(key, max, window) {
+      const now = Date.now();
+      let entry = windows.get(key);
+      if (entry === undefined || entry.endsAt <= now) entry = { count: 0, endsAt: now + window };
+      entry.count++;
+      windows.set(key, entry);
+      return toHitResult(entry.count, max, entry.endsAt - now);
+    },
     async close() {
       clearInterval(timer);
-      db.clear();
+      windows.clear();
     },
   };
 }

@@ -1,13 +1,29 @@
 /**
- * Where rate-limit counters live. koa-ratelimit speaks to a "driver" (memory Map or Redis); a store
- * hands it one and owns its upkeep, so a Redis store for several instances can replace the memory
- * store without touching the middleware.
+ * Where rate-limit counters live: the embedded memory store (memory-store.ts) or Redis
+ * (redis-store.ts), which falls back to memory when Redis fails. koa-ratelimit's Redis driver needs
+ * several round trips per request and has no fallback, so the kernel counts through `hit()`.
  */
-import type ratelimit from 'koa-ratelimit';
+/** What one counted request learns about its window. */
+export interface HitResult {
+  /** Whether this request is within the limit. */
+  readonly admitted: boolean;
+  /** The limit (`max`), sent as RateLimit-Limit. */
+  readonly total: number;
+  /** Requests still admitted in this window (0 on the last admitted one and on refusals). */
+  readonly remaining: number;
+  /** Milliseconds until the window ends (> 0). */
+  readonly resetMs: number;
+}
 
-export interface RateLimitStore {
-  /** The driver options koa-ratelimit is given. */
-  readonly driver: Pick<ratelimit.MiddlewareOptions, 'driver' | 'db'>;
+/** A counter of requests per key in fixed windows. */
+export interface HitStore {
+  /** Counts one request for `key` (e.g. `ip:203.0.113.9`) against `max` per `windowMs`. Never rejects. */
+  hit(key: string, max: number, windowMs: number): Promise<HitResult>;
   /** Stops timers and closes connections. */
   close(): Promise<void>;
+}
+
+/** Turns a count and the time left in a window into a HitResult. */
+export function toHitResult(count: number, max: number, resetMs: number): HitResult {
+  return { admitted: count <= max, total: max, remaining: Math.max(0, max - count), resetMs: Math.max(1, resetMs) };
 }

@@ -1,0 +1,173 @@
+/**
+ * Rate-limit counters shared by several instances through Redis. One request is one round trip:
+ * a Lua script increments the key and sets its expiry when it creates it (ioredis sends EVAL
+ * once per connection, EVALSHA after). The limiter must never hold a request up for long, so the
+ * client fails fast (no offline queue, 100 ms command timeout, no retries of a command) and the
+ * store then counts in its own memory until Redis answers again: on reconnection ('ready'), or,
+ * when the connection stayed up but Redis stalled or refused, on a successful probe every second.
+ */
+import { Redis } from 'ioredis';
+import { createMemoryHitStore } from './memory-store.js';
+import { toHitResult, type HitResult, type HitStore } from './store.js';
+
+/** Where the store reports its switches. Never given a key or client id. */
+export interface RedisStoreLogger {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host:port[/db]`; never logged (it may hold a password). */
+  readonly url: string;
+  /** The window; sizes the default fallback's rotation. */
+  readonly windowMs: number;
+  readonly logger: RedisStoreLogger;
+  /** Counts while Redis is unreachable; a memory hit store by default. Closed with this store. */
+  readonly fallback?: HitStore;
+  /** Prepended to every key; `toolshed:rl:` by default (the probe uses `<prefix>probe`). */
+  readonly prefix?: string;
+  /** Bounds one command (and so the wait of one request); 100 ms by default. */
+  readonly commandTimeoutMs?: number;
+}
+
+/** The store's state, for tests and metrics. */
+export interface RedisStoreCounts {
+  /** How many times the store switched from Redis to its own memory. */
+  readonly fallbacks: number;
+  /** Where hits are counted now. */
+  readonly mode: 'redis' | 'memory';
+}
+
+export interface RedisHitStore extends HitStore {
+  counted(): RedisStoreCounts;
+}
+
+/** KEYS[1] the counter, ARGV[1] the window in ms. Returns {count, ms until the window ends}. */
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}
+`;
+
+/** The command defineCommand adds; ioredis cannot type it. */
+type WithHit = Redis & { toolshedHit(key: string, windowMs: number): Promise<unknown> };
+
+/** How long the first connection may take before the store starts in memory mode. */
+const CONNECT_TIMEOUT_MS = 1000;
+/** Delay between reconnection attempts: Redis back means shared counting within about this long. */
+const RECONNECT_MS = 500;
+/** How often a store in memory mode with an open connection checks whether Redis answers again. */
+const PROBE_MS = 1000;
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Reads the script's reply, rejecting anything unexpected so it counts as a failure. */
+function parseReply(reply: unknown): [number, number] {
+  if (Array.isArray(reply) && reply.length === 2 && typeof reply[0] === 'number' && typeof reply[1] === 'number') {
+    return [reply[0], reply[1]];
+  }
+  throw new Error('unexpected reply from the rate-limit script');
+}
+
+/**
+ * Connects to Redis (bounded by about a second; an unreachable Redis starts the store in memory
+ * mode, logged) and returns the store. Every `hit` answers within about the command timeout.
+ */
+export async function createRedisStore(options: RedisStoreOptions): Promise<RedisHitStore> {
+  const { logger } = options;
+  const prefix = options.prefix ?? 'toolshed:rl:';
+  const fallback = options.fallback ?? createMemoryHitStore(options.windowMs);
+  const redis = new Redis(options.url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout: options.commandTimeoutMs ?? 100,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    // Keep trying at a steady pace forever: Redis may be down for long, and comes back by itself.
+    retryStrategy: () => RECONNECT_MS,
+  }) as WithHit;
+  redis.defineCommand('toolshedHit', { lua: HIT_SCRIPT, numberOfKeys: 1 });
+
+  let mode: RedisStoreCounts['mode'] = 'redis';
+  let fallbacks = 0;
+  let closing = false;
+  let probing = false;
+
+  const toMemory = (error: unknown): void => {
+    if (mode === 'memory' || closing) return;
+    mode = 'memory';
+    fallbacks++;
+    logger.warn({ reason: reasonOf(error), fallbacks }, 'rate limits: Redis unavailable, counting in this instance only');
+  };
+  const toRedis = (): void => {
+    if (mode === 'redis' || closing) return;
+    mode = 'redis';
+    logger.info({ fallbacks }, 'rate limits: Redis answers again, counting shared');
+  };
+
+  // Failures are handled where they happen; without a listener ioredis would print each one.
+  const closed = new Error('connection closed');
+  let lastError: unknown = closed;
+  redis.on('error', (error: unknown) => (lastError = error));
+  redis.on('ready', () => {
+    lastError = closed;
+    toRedis();
+  });
+  // A lost connection means every command would fail at once: stop trying before a request does.
+  redis.on('close', () => toMemory(lastError));
+
+  const probe = setInterval(() => {
+    // Only a stalled or refusing Redis with an open connection needs this; otherwise 'ready'
+    // switches back. The probe runs the script itself (not PING), so a Redis that answers but
+    // refuses writes (out of memory, a read-only replica) does not flap between the modes.
+    if (mode === 'redis' || probing || redis.status !== 'ready') return;
+    probing = true;
+    redis
+      .toolshedHit(`${prefix}probe`, PROBE_MS)
+      .then(parseReply)
+      .then(toRedis, () => undefined)
+      .finally(() => (probing = false));
+  }, PROBE_MS);
+  probe.unref();
+
+  let connectTimer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    connectTimer = setTimeout(() => reject(new Error('connection timed out')), CONNECT_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([redis.connect(), timedOut]);
+  } catch (error) {
+    // ioredis keeps reconnecting (retryStrategy) and 'ready' switches to Redis when it can.
+    toMemory(error);
+  } finally {
+    clearTimeout(connectTimer);
+  }
+
+  return {
+    async hit(key: string, max: number, windowMs: number): Promise<HitResult> {
+      if (mode === 'memory') return fallback.hit(key, max, windowMs);
+      try {
+        const [count, ttl] = parseReply(await redis.toolshedHit(prefix + key, windowMs));
+        return toHitResult(count, max, ttl);
+      } catch (error) {
+        toMemory(error);
+        return fallback.hit(key, max, windowMs);
+      }
+    },
+    counted: () => ({ fallbacks, mode }),
+    async close() {
+      closing = true;
+      clearInterval(probe);
+      redis.disconnect();
+      await fallback.close();
+    },
+  };
+}
