@@ -1,6 +1,6 @@
 /** The service's entry point: `node dist/kernel/main.js` (npm start). */
 import { loadConfig } from './config.js';
-import { createLogger, flushPeriodically } from './logger.js';
+import { createLogger, describeFailure, flushPeriodically } from './logger.js';
 import { startService } from './server.js';
 
 const defaultsFile = new URL('../../config/default.yaml', import.meta.url);
@@ -24,6 +24,9 @@ async function main(): Promise<void> {
       () => process.exit(1),
     );
   };
+  // A promise a handler left to reject on its own belongs to no request: log it (type and stack
+  // only, as for a 500) and keep serving everyone else instead of letting Node end the process.
+  process.on('unhandledRejection', (reason: unknown) => logger.error({ error: describeFailure(reason) }, 'unhandled rejection'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 }

@@ -11,7 +11,7 @@ import { createApp } from './app.js';
 import { answerClientError } from './client-error.js';
 import type { Config } from './config.js';
 import { discoverPlugins } from './discover.js';
-import type { Logger } from './logger.js';
+import { describeFailure, type Logger } from './logger.js';
 import { createMemoryHitStore } from './rate-limit/memory-store.js';
 import { createRedisStore } from './rate-limit/redis-store.js';
 import type { HitStore } from './rate-limit/store.js';
@@ -75,8 +75,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
     deadline.unref();
     await closed;
     clearTimeout(deadline);
-    await Promise.all(registry.plugins.map(async (plugin) => plugin.close?.()));
-    await workerPool().close();
+    // A plugin whose close() hangs must not hold the exit past the shutdown timeout.
+    const closing = Promise.all([...registry.plugins.map(async (plugin) => plugin.close?.()), workerPool().close()]);
+    let giveUp: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<void>((resolve) => (giveUp = setTimeout(resolve, config.server.shutdownTimeoutMs)));
+    await Promise.race([closing.catch((error: unknown) => logger.error({ error: describeFailure(error) }, 'a plugin failed to close')), timedOut]);
+    clearTimeout(giveUp);
     await store.close();
   };
   return {

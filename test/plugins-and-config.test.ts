@@ -30,6 +30,8 @@ describe('plugin discovery stops the start, naming the file', () => {
   it('refuses a schema that does not compile and an open object', () =>
     failsToLoad('bad-schema', /bad-schema\/index\.js/, /body does not compile/, /response # must set additionalProperties/));
   it('refuses a file that does not even parse', () => failsToLoad('syntax-error', /oops\/index\.js/));
+  it('refuses a plugin that throws while it loads, naming it and its error', () =>
+    failsToLoad('throws-at-load', /thrower\/index\.js/, /cannot start without its data file/));
   it('refuses two plugins of the same group', async () => {
     await assert.rejects(
       // The same folder configured twice: every group in it arrives a second time.

@@ -22,11 +22,11 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-async function startProcess(extraYaml: string): Promise<Started> {
+async function startProcess(extraYaml: string, env: Record<string, string> = {}): Promise<Started> {
   const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-process-'));
   const config = path.join(dir, 'config.yaml');
   await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n${extraYaml}`);
-  const child = spawn(process.execPath, [main], { env: { ...process.env, TOOLSHED_CONFIG: config, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main], { env: { ...process.env, ...env, TOOLSHED_CONFIG: config, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -70,15 +70,33 @@ describe('the service process', () => {
     assert.equal(output.includes(marker), false, 'the marker never appears in stdout or stderr');
   });
 
-  it('finishes in-flight requests on SIGTERM, refuses new connections, and exits 0', async () => {
-    const service = await startProcess('probe:\n  delayMs: 700\n');
-    const inFlight = send(service.url, '/v1/kernel-probe/slow', { body: {} });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+  it('finishes 20 in-flight requests on SIGTERM, refuses new connections, and exits 0', async () => {
+    const service = await startProcess('probe:\n  delayMs: 1500\n');
+    const inFlight = Array.from({ length: 20 }, () => send(service.url, '/v1/kernel-probe/slow', { body: {} }));
+    // Connections are accepted and read in order: once a later /healthz is answered, all 20 are in.
+    assert.equal((await send(service.url, '/healthz', { method: 'GET' })).status, 200);
     service.child.kill('SIGTERM');
-    const answer = await inFlight;
-    assert.equal(answer.status, 200);
+    const answers = await Promise.all(inFlight);
+    assert.deepEqual(answers.map((answer) => answer.status), Array.from({ length: 20 }, () => 200));
     assert.equal(await service.exited, 0);
     await assert.rejects(send(service.url, '/healthz', { method: 'GET' }), /ECONNREFUSED/);
+  });
+
+  it('exits 0 within the shutdown timeout although a plugin\'s close() never returns', async () => {
+    const service = await startProcess('server:\n  shutdownTimeoutMs: 300\n', { KERNEL_PROBE_HANG_ON_CLOSE: '1' });
+    service.child.kill('SIGTERM');
+    assert.equal(await service.exited, 0);
+  });
+
+  it('keeps serving after a handler leaves a promise to reject unhandled, and logs it without its message', async () => {
+    const service = await startProcess('');
+    assert.equal((await send(service.url, '/v1/kernel-probe/stray', { body: { text: 'SECRET-7f3a' } })).status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal((await send(service.url, '/v1/kernel-probe/echo', { body: { text: 'x' } })).status, 200);
+    service.child.kill('SIGTERM');
+    assert.equal(await service.exited, 0);
+    assert.match(service.output(), /"msg":"unhandled rejection"/);
+    assert.ok(!service.output().includes('SECRET-7f3a'));
   });
 
   it('refuses to start with a bad configuration, naming the key, and exits 1', async () => {
