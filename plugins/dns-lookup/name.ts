@@ -3,7 +3,7 @@
  * to query. IP addresses become their reverse-lookup names (RFC 1035 §3.5, RFC 3596 §2.5).
  */
 import { isIPv4, isIPv6 } from 'node:net';
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import { UnprocessableError } from '@toolshed/plugin-sdk';
 
 /** The name to query, and whether it came from an IP address (then the lookup is PTR). */
@@ -116,6 +116,9 @@ export function normaliseName(input: string): QueryName {
     if (part === '') invalid('it has an empty label');
     if (part.length > 63) invalid('a label is longer than 63 characters');
     if (!label.test(part)) invalid('a label holds a character other than a letter, digit, hyphen or underscore, or starts or ends with a hyphen');
+    // Node 20 refuses an undecodable punycode label ("xn--zz"), Node 24's URL parser passes it
+    // through unchanged: a real one decodes to something else, on every version.
+    if (part.startsWith('xn--') && [part, ''].includes(domainToUnicode(part))) invalid('a punycode label does not decode');
   }
   // RFC 3696 §2: a top-level domain is never all-numeric, so "1.2.3.4." or "0x7f.1" is not a host name.
   if (/^[0-9]+$/.test(labels[labels.length - 1])) invalid('the top-level label is numeric');
