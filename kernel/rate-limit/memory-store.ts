@@ -55,7 +55,6 @@ interface Window {
   endsAt: number;
 }
 
-
 /**
  * The embedded hit store: fixed windows in a GenerationMap rotated once per window, so each
  * request costs the same at any number of clients (see memory-store.ts). Every hit rewrites its

@@ -32,9 +32,7 @@ const JsonConfig = Type.Object(
 );
 type JsonConfig = Static<typeof JsonConfig>;
 
-
 const workModule = new URL('./work.js', import.meta.url);
-
 
 async function inWorker<Result>(exportName: string, args: readonly unknown[], context: OperationContext<JsonConfig>): Promise<Result> {
   const { timeoutMs } = context.config;
