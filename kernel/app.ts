@@ -18,6 +18,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { lookupRoute } from './middleware/route.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { notFoundMessages } from './route-hint.js';
 import type { HitStore } from './rate-limit/store.js';
 import type { Registry } from './registry.js';
 import type { KernelState, Route } from './types.js';
@@ -70,6 +71,7 @@ export function createApp(options: AppOptions): Koa<KernelState> {
       maxAnswerBytes: config.server.maxAnswerBytes,
       reading: new ByteBudget(config.server.readingBytes),
       sending: new ByteBudget(config.server.sendingBytes),
+      notFoundMessage: notFoundMessages([...options.registry.operations.values()].map((operation) => operation.path)),
     }),
   );
   return app;

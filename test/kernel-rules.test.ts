@@ -40,10 +40,21 @@ describe('answers every request with the common headers', () => {
 
 describe('404 and 405', () => {
   it('answers 404 not_found for unknown paths, wrong case and trailing slashes', async () => {
-    for (const path of ['/v1/nope/echo', '/v1/kernel-probe/Echo', '/v1/kernel-probe/echo/', '/V1/kernel-probe/echo', '/']) {
+    const hint = 'There is no operation at this path; did you mean POST /v1/kernel-probe/echo? Every operation is listed at /v1/openapi.json.';
+    const far = 'There is no operation at this path. Every operation is listed at /v1/openapi.json.';
+    const cases: [string, string][] = [
+      ['/v1/nope/echo', far],
+      ['/v1/kernel-probe/Echo', hint],
+      ['/v1/kernel-probe/echo/', hint],
+      ['/V1/kernel-probe/echo', hint],
+      ['/kernel-probe/echo', hint],
+      ['/v1/kernel-probe/ecko', hint],
+      ['/', far],
+    ];
+    for (const [path, message] of cases) {
       const answer = await post(path, { text: 'x' });
       assert.equal(answer.status, 404, path);
-      assert.deepEqual(answer.json, { error: { code: 'not_found', message: 'There is no operation at this path' } });
+      assert.deepEqual(answer.json, { error: { code: 'not_found', message } }, path);
     }
   });
 

@@ -50,6 +50,8 @@ export interface DispatchLimits {
   readonly reading: ByteBudget;
   /** Answer bytes being sent at once, over all requests. */
   readonly sending: ByteBudget;
+  /** The message of a 404 for a path (names the likely operation). */
+  readonly notFoundMessage: (path: string) => string;
 }
 
 const offloadModule = new URL('../offload.js', import.meta.url);
@@ -87,7 +89,7 @@ function answer(ctx: KernelContext, body: string | Uint8Array, limits: DispatchL
 export function dispatch(limits: DispatchLimits, now: () => Date = () => new Date()): KernelMiddleware {
   return async function answerRoute(ctx, next) {
     const route = ctx.state.route;
-    if (route === undefined) throw new HttpError(404, 'not_found', 'There is no operation at this path');
+    if (route === undefined) throw new HttpError(404, 'not_found', limits.notFoundMessage(ctx.path));
     const method = ctx.method;
     if (method !== route.method && !(route.method === 'GET' && method === 'HEAD')) {
       const allow = route.method === 'GET' ? 'GET, HEAD' : 'POST';

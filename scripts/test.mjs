@@ -1,0 +1,25 @@
+// The test command (`npm test`): lint, typecheck and build, every test under c8, the coverage check
+// on kernel/ and plugin-sdk/, and the coverage of plugins/. Every step runs even when an earlier one
+// fails, so one failure never hides the rest of the summary; the exit code is non-zero when any
+// step failed. Run from the repository root.
+import { spawnSync } from 'node:child_process';
+
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const steps = [
+  ['lint', [npx, 'eslint', '.']],
+  ['typecheck and build', [npx, 'tsc', '-b']],
+  ['tests', [npx, 'c8', '--check-coverage=false', 'node', 'scripts/run-tests.mjs']],
+  // Thresholds and the kernel/SDK scope come from .c8rc.json.
+  ['coverage of kernel/ and plugin-sdk/', [npx, 'c8', 'check-coverage']],
+  ['coverage of plugins/', [npx, 'c8', 'report', '--check-coverage=false', '--reporter=text-summary', '--include', 'plugins/**', '--exclude', '**/*.test.ts']],
+];
+
+const outcomes = [];
+for (const [name, [command, ...args]] of steps) {
+  console.log(`\n> ${name}`);
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  outcomes.push([name, result.status === 0 ? 'passed' : `FAILED (exit ${result.status ?? result.signal})`]);
+}
+console.log('\nSummary');
+for (const [name, outcome] of outcomes) console.log(`  ${name}: ${outcome}`);
+process.exit(outcomes.every(([, outcome]) => outcome === 'passed') ? 0 : 1);
