@@ -1,0 +1,21 @@
+// `npm start`'s build: emits the JavaScript of the kernel, the built-in plugins and the SDK with
+// esbuild, file by file into the same places `tsc -b` writes, in about a second instead of the
+// half minute a type-checking build takes. Type checking belongs to the test command (`tsc -b`).
+// esbuild transpiles each file on its own; the code relies on nothing that needs the whole program
+// (no namespaces, no cross-file const enum inlining), and tsc's output is the same module graph.
+import { rm } from 'node:fs/promises';
+import { build } from 'esbuild';
+import fg from 'fast-glob';
+
+const ignore = ['**/*.test.ts', '**/*.d.ts', '**/fixtures/**'];
+const options = { format: 'esm', platform: 'node', target: 'node20', sourcemap: 'linked', logLevel: 'warning' };
+const trees = [
+  { outdir: 'plugin-sdk/dist', outbase: 'plugin-sdk/src', patterns: ['plugin-sdk/src/**/*.ts'] },
+  { outdir: 'dist', outbase: '.', patterns: ['kernel/**/*.ts', 'plugins/**/*.ts'] },
+];
+for (const tree of trees) {
+  const entryPoints = await fg(tree.patterns, { ignore });
+  await build({ ...options, entryPoints, outdir: tree.outdir, outbase: tree.outbase, tsconfig: 'tsconfig.base.json' });
+}
+// tsc -b must not take these files for its own output: without its build info it rebuilds in full.
+await Promise.all(['tsconfig.tsbuildinfo', 'plugin-sdk/tsconfig.tsbuildinfo', 'dist/tsconfig.tsbuildinfo'].map((file) => rm(file, { force: true })));
