@@ -37,8 +37,8 @@ export interface StartOptions {
 
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
-  const { threads, memoryMb, maxQueue, idleMs } = config.workers;
-  configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs });
+  const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
+  configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
   const loaded = await discoverPlugins({
     builtinDir: options.builtinDir ?? builtinPluginDir,
     dirs: config.plugins.dirs,

@@ -3,11 +3,30 @@
  * says the job started, calls the named export and posts the answer. Only SDK errors travel back with their message;
  * other errors travel as their name, because their message may quote the input.
  */
-import { parentPort } from 'node:worker_threads';
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
 import { isToolshedError } from './errors.js';
 import type { WorkerMessage, WorkerRequest } from './worker-protocol.js';
 
 const post = (message: WorkerMessage): void => parentPort?.postMessage(message);
+
+/**
+ * Lowers this thread's CPU priority alone. Linux schedules threads as tasks with their own
+ * niceness; /proc/thread-self names the calling thread's task id. Elsewhere (no /proc) the pool
+ * runs at normal priority.
+ */
+function lowerPriority(niceness: number): void {
+  if (niceness <= 0) return;
+  try {
+    const task = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    // Only ever lower: a service already started with `nice` keeps its own, lower priority.
+    if (Number.isInteger(task) && task > 0 && getPriority(task) < niceness) setPriority(task, niceness);
+  } catch {
+    // Not Linux, or /proc is not mounted: nothing to lower.
+  }
+}
+lowerPriority((workerData as { toolshedPool?: { niceness?: number } } | null)?.toolshedPool?.niceness ?? 0);
 
 async function answer(request: WorkerRequest): Promise<WorkerMessage> {
   try {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getPriority } from 'node:os';
 import { after, describe, it } from 'node:test';
 import { isToolshedError } from './errors.js';
 import { UnprocessableError } from './errors.js';
@@ -107,6 +108,13 @@ describe('the worker pool', () => {
     assert.equal(await workers.run(jobs, 'add', [1, 1], { deadlineMs: 60_000 }), 2);
     for (let turn = 0; turn < 1000 && workers.stats().workers > 0; turn++) await new Promise((resolve) => setTimeout(resolve, 5));
     assert.equal(workers.stats().workers, 0);
+  });
+
+  it('runs its threads at the configured niceness on Linux, leaving the main thread as it was', { skip: process.platform !== 'linux' && 'per-thread niceness is Linux only' }, async () => {
+    const before = getPriority(0);
+    assert.equal(await pool({ niceness: 7 }).run(jobs, 'niceness', [], { deadlineMs: 60_000 }), Math.max(7, before));
+    assert.equal(await pool().run(jobs, 'niceness', [], { deadlineMs: 60_000 }), before);
+    assert.equal(getPriority(0), before);
   });
 
   it('aborts running and queued jobs on close, and answers aborted after it', async () => {

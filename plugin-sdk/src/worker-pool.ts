@@ -77,6 +77,11 @@ export interface WorkerPoolOptions {
   readonly maxQueue: number;
   /** An idle worker is ended after this long, so memory goes back after a burst. */
   readonly idleMs: number;
+  /**
+   * CPU niceness of the pool's threads (0–19, Linux only): above 0 the scheduler prefers the main
+   * thread, which answers every client, over heavy jobs whenever both want the same core.
+   */
+  readonly niceness?: number;
 }
 
 /** Options of one {@link runInWorker} call. */

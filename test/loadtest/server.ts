@@ -3,6 +3,7 @@
 // the server can see its event loop.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
+import { workerPool } from '@toolshed/plugin-sdk';
 import { validateCoreConfig } from '../../kernel/config.js';
 import { createLogger } from '../../kernel/logger.js';
 import { startService } from '../../kernel/server.js';
@@ -10,6 +11,8 @@ import { startService } from '../../kernel/server.js';
 const config = validateCoreConfig({
   server: { host: '127.0.0.1', port: 0, trustProxy: 1, writeTimeoutMs: 5000 },
   rateLimit: { anonymous: { max: 1_000_000_000 } },
+  // LOADTEST_NICENESS compares pool priorities; unset, the default configuration is measured.
+  ...(process.env.LOADTEST_NICENESS === undefined ? {} : { workers: { niceness: Number(process.env.LOADTEST_NICENESS) } }),
 });
 // Log lines are written and thrown away: the cost of logging is measured, not the disk.
 const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -25,9 +28,10 @@ process.on('message', (message: string) => {
     peakRss = process.memoryUsage.rss();
     process.send?.({ ok: true });
   } else if (message === 'stats') {
-    const rss = process.memoryUsage.rss();
+    const { rss, heapTotal, external } = process.memoryUsage();
+    const threads = workerPool().stats().workers;
     service.server.getConnections((_error, connections) => {
-      process.send?.({ loopP99Ms: delay.percentile(99) / 1e6, loopMaxMs: delay.max / 1e6, rssMb: rss / 2 ** 20, peakRssMb: Math.max(peakRss, rss) / 2 ** 20, connections });
+      process.send?.({ loopP99Ms: delay.percentile(99) / 1e6, loopMaxMs: delay.max / 1e6, rssMb: rss / 2 ** 20, peakRssMb: Math.max(peakRss, rss) / 2 ** 20, heapMb: heapTotal / 2 ** 20, externalMb: external / 2 ** 20, threads, connections });
     });
   }
 });
