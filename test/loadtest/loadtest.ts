@@ -156,7 +156,7 @@ let address = 0;
 const fromAddress = (count: number) =>
   traffic(base, [{ method: 'POST', path: '/v1/base64/encode', headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}', setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address++ & 255}` } }) }], { amount: count, connections: 50 });
 const first = await fromAddress(10_000);
-await fromAddress(Math.max(0, clients - 20_000));
+if (clients > 20_000) await fromAddress(clients - 20_000);
 const last = await fromAddress(10_000);
 row(`${clients.toLocaleString('en')} client addresses: p50 first / last 10,000`, 'flat', `${first.latency.p50} / ${last.latency.p50} ms`, last.latency.p50 <= Math.max(5, first.latency.p50 * 3));
 
