@@ -1,7 +1,7 @@
 // The service under load: every built-in plugin, the default budgets, limits raised so the load is
 // measured rather than refused. It reports its own event-loop delay and memory over IPC, since only
 // the server can see its event loop.
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { workerPool } from '@toolshed/plugin-sdk';
 import { validateCoreConfig } from '../../kernel/config.js';
@@ -20,18 +20,29 @@ const service = await startService({ config, logger: createLogger('info', sink) 
 const delay = monitorEventLoopDelay({ resolution: 10 });
 delay.enable();
 let peakRss = process.memoryUsage.rss();
+// Garbage-collection pauses of the main thread: the part of the event loop's delay that is V8's.
+let gcMaxMs = 0;
+let gcTotalMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gcMaxMs = Math.max(gcMaxMs, entry.duration);
+    gcTotalMs += entry.duration;
+  }
+}).observe({ entryTypes: ['gc'] });
 setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50).unref();
 
 process.on('message', (message: string) => {
   if (message === 'reset') {
     delay.reset();
+    gcMaxMs = 0;
+    gcTotalMs = 0;
     peakRss = process.memoryUsage.rss();
     process.send?.({ ok: true });
   } else if (message === 'stats') {
     const { rss, heapTotal, external } = process.memoryUsage();
     const threads = workerPool().stats().workers;
     service.server.getConnections((_error, connections) => {
-      process.send?.({ loopP99Ms: delay.percentile(99) / 1e6, loopMaxMs: delay.max / 1e6, rssMb: rss / 2 ** 20, peakRssMb: Math.max(peakRss, rss) / 2 ** 20, heapMb: heapTotal / 2 ** 20, externalMb: external / 2 ** 20, threads, connections });
+      process.send?.({ loopP99Ms: delay.percentile(99) / 1e6, loopMaxMs: delay.max / 1e6, rssMb: rss / 2 ** 20, peakRssMb: Math.max(peakRss, rss) / 2 ** 20, heapMb: heapTotal / 2 ** 20, externalMb: external / 2 ** 20, threads, connections, gcMaxMs, gcTotalMs });
     });
   }
 });
