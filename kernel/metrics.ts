@@ -13,47 +13,46 @@ import type { HitStore } from './rate-limit/store.js';
 import type { KernelMiddleware } from './types.js';
 
 /** The path the middleware answers (GET and HEAD); other methods go on to the usual 404. */
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
-// From a cached GET (well under 1 ms) to the longest worker budgets (10 s by default).
+// From a cached GET (well under 1 ms) to past the longest worker budgets (10 s by default).
 const durationBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 function isRedisStore(store: HitStore): store is RedisHitStore {
   return typeof (store as Partial<RedisHitStore>).counted === 'function';
 }
 
-/** Registers the pool's numbers, read from the SDK at each scrape (the kernel may replace the pool). */
+/** A gauge whose value is read at each scrape. */
+function readGauge(registry: Registry, name: string, help: string, read: () => number): void {
+  new Gauge({ name, help, registers: [registry], collect() {
+    this.set(read());
+  } });
+}
+
+/** A counter whose total is kept elsewhere (the pool, the store) and read at each scrape. */
+function readCounter(registry: Registry, name: string, help: string, read: () => number): void {
+  new Counter({ name, help, registers: [registry], collect() {
+    this.reset();
+    this.inc(read());
+  } });
+}
+
+/** The pool's numbers, read from the SDK at each scrape: the kernel may replace the pool. */
 function registerWorkerPool(registry: Registry): void {
-  const registers = [registry];
-  new Gauge({ name: 'toolshed_worker_pool_queued', help: 'Jobs waiting for a worker thread', registers, collect() {
-    this.set(workerPool().stats().queued);
-  } });
-  new Gauge({ name: 'toolshed_worker_pool_running', help: 'Jobs running on a worker thread', registers, collect() {
-    this.set(workerPool().stats().running);
-  } });
-  new Gauge({ name: 'toolshed_worker_pool_threads', help: 'Worker threads alive (idle ones end after workers.idleMs)', registers, collect() {
-    this.set(workerPool().stats().workers);
-  } });
-  const counter = (name: string, help: string, read: (stats: WorkerPoolStats) => number): void => {
-    new Counter({ name, help, registers, collect() {
-      this.reset();
-      this.inc(read(workerPool().stats()));
-    } });
-  };
-  counter('toolshed_worker_jobs_timeouts_total', 'Worker jobs given up at their deadline (the worker is terminated)', (stats) => stats.timeouts);
-  counter('toolshed_worker_jobs_refused_total', 'Worker jobs refused at once because the queue was full (503 server_busy)', (stats) => stats.refused);
+  const stats = (): WorkerPoolStats => workerPool().stats();
+  readGauge(registry, 'toolshed_worker_pool_queued', 'Jobs waiting for a worker thread', () => stats().queued);
+  readGauge(registry, 'toolshed_worker_pool_running', 'Jobs running on a worker thread', () => stats().running);
+  readGauge(registry, 'toolshed_worker_pool_threads', 'Worker threads alive (idle ones end after workers.idleMs)', () => stats().workers);
+  readCounter(registry, 'toolshed_worker_jobs_timeouts_total', 'Worker jobs given up at their deadline (the worker is terminated)', () => stats().timeouts);
+  readCounter(registry, 'toolshed_worker_jobs_refused_total', 'Worker jobs refused at once because the queue was full (503 server_busy)', () => stats().refused);
 }
 
 /** With a Redis store: whether it counts in Redis now, and how often it fell back to memory. */
 function registerRedisStore(registry: Registry, store: RedisHitStore): void {
-  const registers = [registry];
-  new Gauge({ name: 'toolshed_rate_limit_redis_up', help: '1 while rate limits are counted in Redis, 0 while this instance counts alone', registers, collect() {
-    this.set(store.counted().mode === 'redis' ? 1 : 0);
-  } });
-  new Counter({ name: 'toolshed_rate_limit_redis_fallbacks_total', help: 'Switches from Redis to counting in this instance', registers, collect() {
-    this.reset();
-    this.inc(store.counted().fallbacks);
-  } });
+  readGauge(registry, 'toolshed_rate_limit_redis_up', '1 while rate limits are counted in Redis, 0 while this instance counts alone', () =>
+    store.counted().mode === 'redis' ? 1 : 0,
+  );
+  readCounter(registry, 'toolshed_rate_limit_redis_fallbacks_total', 'Switches from Redis to counting in this instance', () => store.counted().fallbacks);
 }
 
 /** The metrics middleware, with a registry of its own. */
