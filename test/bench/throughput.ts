@@ -94,7 +94,7 @@ export interface RoundPlan {
 
 /** Warms every server on every case, then measures `rounds` interleaved rounds; the medians per server and case. */
 export async function interleavedRounds(servers: readonly ServerProcess[], cases: readonly LoadCase[], plan: RoundPlan): Promise<Measured[]> {
-  for (const loadCase of cases) for (const server of servers) await load(server, loadCase, plan.warmupSeconds);
+  if (plan.warmupSeconds > 0) for (const loadCase of cases) for (const server of servers) await load(server, loadCase, plan.warmupSeconds);
   const runs = new Map<string, Run[]>();
   const key = (server: ServerProcess, loadCase: LoadCase): string => `${server.kind}\n${loadCase.label}`;
   for (let round = 0; round < plan.rounds; round++) {
