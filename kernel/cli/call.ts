@@ -2,11 +2,13 @@
  * `toolshed call <group>/<operation> [json | -]`: one operation run in this process, through the
  * pipeline a request takes in the server — the same configuration and plugins, the kernel's JSON
  * parsing (invalid_json with a position), the SDK's defaults and validation, the same error bodies.
- * What protects a shared server from its clients (body and answer caps, byte budgets, rate limits,
- * moving large bodies to the worker pool) does not apply to one local caller. Plugins still use the
- * worker pool for their own budgets, configured as the server configures it.
+ * The work runs where the server would run it: on the worker pool, under workers.requestBudgetMs,
+ * for `offload: 'always'` operations and bodies over workers.offloadBytes, so an input the server
+ * answers with 422 input_too_complex cannot hang the command. What protects a shared server from
+ * many clients (body and answer caps, byte budgets, rate limits) does not apply to one local caller.
  */
-import { configureWorkerPool, isToolshedError, workerPool } from '@toolshed/plugin-sdk';
+import { configureWorkerPool, isToolshedError, runInWorker, UnprocessableError, workerPool, workerRefusal } from '@toolshed/plugin-sdk';
+import type { Config } from '../config.js';
 import { describeFailure } from '../logger.js';
 import { parseJsonObject } from '../middleware/body.js';
 import type { RegisteredOperation, Registry } from '../registry.js';
@@ -43,14 +45,39 @@ export function findOperation(registry: Registry, target: string): RegisteredOpe
   throw new UsageError(`There is no operation "${target}".${hint} "toolshed openapi" lists every operation.`);
 }
 
+const offloadModule = new URL('../offload.js', import.meta.url);
+
+/**
+ * The answer's JSON text, worked out on this thread or, as the server's dispatch decides it, on the
+ * worker pool by the kernel's offload module, with the same refusals when the budget runs out.
+ */
+async function work(registered: RegisteredOperation, body: Buffer, workers: Config['workers']): Promise<string> {
+  const offload = registered.offload === 'always' || (registered.offload === 'auto' && body.length > workers.offloadBytes);
+  if (!offload) {
+    const result = await registered.operation.run(parseJsonObject(body), { signal: new AbortController().signal, config: registered.config, now: () => new Date() });
+    return JSON.stringify(result);
+  }
+  const args = [registered.module, registered.operation.name, body, registered.config];
+  try {
+    const answer = await runInWorker<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: workers.requestBudgetMs, bulk: true });
+    return Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8');
+  } catch (error) {
+    throw workerRefusal(error, {
+      timeout: () => new UnprocessableError('input_too_complex', `The input needs more than ${workers.requestBudgetMs} ms of work`),
+      crashed: () => new UnprocessableError('input_too_complex', 'The input needs more memory than one request may use'),
+    });
+  }
+}
+
 /** Runs `registered` on the JSON text `body`; never throws for anything the input causes. */
-export async function runOperation(registry: Registry, registered: RegisteredOperation, body: Buffer): Promise<CallAnswer> {
+export async function runOperation(registry: Registry, registered: RegisteredOperation, body: Buffer, config: Config): Promise<CallAnswer> {
   const { operation } = registered;
   const plugin = registry.plugins.find((candidate) => candidate.group === operation.group);
+  const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
+  configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
   try {
     await plugin?.warm?.();
-    const result = await operation.run(parseJsonObject(body), { signal: new AbortController().signal, config: registered.config, now: () => new Date() });
-    return { status: 200, json: JSON.stringify(result) };
+    return { status: 200, json: await work(registered, body, config.workers) };
   } catch (error) {
     return errorAnswer(error, operation.id);
   } finally {
@@ -71,10 +98,8 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
 export async function callCommand(target: string, json: string | undefined, configFile: string | undefined, io: CliIo): Promise<number> {
   const { config, registry } = await loadRegistry(withConfigFile(io.env, configFile));
   const registered = findOperation(registry, target);
-  const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
-  configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
   const body = json === '-' ? await readAll(io.stdin) : Buffer.from(json ?? '', 'utf8');
-  const answer = await runOperation(registry, registered, body);
+  const answer = await runOperation(registry, registered, body, config);
   if (answer.status < 400) {
     await write(io.stdout, `${answer.json}\n`);
     return EXIT.ok;

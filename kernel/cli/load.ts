@@ -68,7 +68,8 @@ export async function inspectConfig(env: NodeJS.ProcessEnv): Promise<Inspection>
     loaded = await discoverPlugins({ builtinDir: builtinPluginDir, dirs: config.plugins.dirs, packages: config.plugins.packages });
   } catch (error) {
     if (!(error instanceof PluginLoadError)) throw error;
-    return { config, problems: [...problems, { path: '/plugins', message: error.message }] };
+    // Its own list of reasons is indented under it, apart from the list of problems.
+    return { config, problems: [...problems, { path: '/plugins', message: error.message.replaceAll('\n', '\n  ') }] };
   }
   const found = pluginProblems(loaded, config);
   if (Array.isArray(found)) return { config, problems: [...problems, ...found] };
