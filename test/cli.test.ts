@@ -88,6 +88,7 @@ describe('toolshed call', () => {
       ['kernel-probe/spin', '{}'], // offload 'always': 422 input_too_complex once the 300 ms budget is spent
       ['kernel-probe/upstream', '{}'], // 502 upstream_error
       ['base64/encode', JSON.stringify({ text: 'x'.repeat(70_000) })], // over workers.offloadBytes: on the pool
+      ['base64/encode', JSON.stringify({ text: 1, pad: 'x'.repeat(70_000) })], // a 400 from the pool
     ];
     for (const [target, body] of cases) {
       it(`${target} ${body.slice(0, 40)}`, async () => {
