@@ -9,9 +9,10 @@ import { write } from './command.js';
 import { defaultsFile } from './load.js';
 
 /**
- * Starts the service for `env` and resolves with 0 once it listens; it then runs until a signal
- * ends the process (exit 0 after a graceful stop, 1 if the stop fails). When it cannot start it
- * says exactly why on `stderr` and resolves with 1.
+ * Starts the service for `env` and resolves with 0 once it listens; from then on it owns the
+ * process, which a signal ends (exit 0 after a graceful stop, 1 if the stop fails). When it cannot
+ * start it says exactly why on `stderr` and ends the process with 1: what did start (a Redis client
+ * retrying its connection, worker threads) would otherwise keep it alive.
  */
 export async function serve(env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<number> {
   try {
@@ -20,7 +21,7 @@ export async function serve(env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStrea
   } catch (error) {
     // Start-up failures (bad config, bad plugin) carry no request data: say exactly what is wrong.
     await write(stderr, `Toolshed could not start.\n${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    process.exit(1);
   }
 }
 
