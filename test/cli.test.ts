@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -214,6 +214,12 @@ describe('toolshed help and usage', () => {
       assert.equal(outcome.stderr, '');
       assert.ok(outcome.stdout.startsWith(usage), `${args.join(' ')}: ${outcome.stdout}`);
     }
+  });
+
+  it('prints the package version and the contract version', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    // 1.0.0: the contract's version, as the README states it ("version 1.0.0, beta").
+    assert.deepEqual(await toolshed(['--version']), { code: 0, stdout: `toolshed ${version} (API 1.0.0)\n`, stderr: '' });
   });
 
   it('refuses a wrong command line with a message on stderr and exit 2', async () => {

@@ -39,7 +39,9 @@ export const commands: readonly Command[] = [
       if (typeof values.config === 'string') env.TOOLSHED_CONFIG = values.config;
       if (typeof values.port === 'string') env.PORT = values.port;
       if (typeof values.host === 'string') env.HOST = values.host;
-      return serve(env, io.stderr);
+      await serve(env, io.stderr);
+      // Listening: the service owns the process now, and only a signal ends it (serve.ts).
+      return new Promise<number>(() => undefined);
     },
   },
   {
