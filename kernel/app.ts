@@ -1,5 +1,6 @@
 /**
  * The middleware order, nothing else. Read top to bottom, it is the story of a request:
+ * metrics when enabled (answers GET /metrics, counts every other answer) →
  * errors and access log → request id → CORS preflight → route lookup → identify the key →
  * rate limit → 401 → 404/405 → JSON body (415/413/400) → validation and handler (on the worker pool
  * once the body is large) → JSON answer (422 past the answer cap, 503 past the byte budgets).
@@ -21,7 +22,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { notFoundMessages } from './route-hint.js';
 import type { HitStore } from './rate-limit/store.js';
 import type { Registry } from './registry.js';
-import type { KernelState, Route } from './types.js';
+import type { KernelMiddleware, KernelState, Route } from './types.js';
 
 /** The API's version, as the contract labels it. */
 export const API_VERSION = '1.0.0';
@@ -33,6 +34,8 @@ export interface AppOptions {
   readonly rateLimitStore: HitStore;
   /** Body cap in bytes (the contract's 10 MiB unless a test lowers it). */
   readonly bodyLimit?: number;
+  /** The metrics middleware (kernel/metrics.ts) when `metrics.enabled`. */
+  readonly metrics?: KernelMiddleware;
 }
 
 /** Every path the service answers, computed once. */
@@ -49,6 +52,7 @@ export function createApp(options: AppOptions): Koa<KernelState> {
   const app = new Koa<KernelState>({ proxy: config.server.trustProxy > 0, maxIpsCount: config.server.trustProxy });
   app.silent = true;
   app.on('error', (error: unknown) => logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'response not delivered'));
+  if (options.metrics) app.use(options.metrics);
   app.use(errors(logger));
   app.use(requestId());
   app.use(corsPreflight());

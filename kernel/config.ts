@@ -66,6 +66,8 @@ export const CoreConfigSchema = Type.Object(
       },
       section,
     ),
+    // GET /metrics (Prometheus); off, the path is an unknown one (404).
+    metrics: Type.Object({ enabled: Type.Boolean({ default: false }) }, section),
     log: Type.Object(
       { level: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }) },
       section,

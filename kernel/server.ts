@@ -52,7 +52,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const memory = createMemoryHitStore(windowMs);
   const redisUrl = config.rateLimit.redis.url;
   const store: HitStore = redisUrl === undefined ? memory : await createRedisStore({ url: redisUrl, windowMs, logger, fallback: memory });
-  const app = createApp({ config, registry, logger, rateLimitStore: store, bodyLimit: options.bodyLimit });
+  // Imported only when enabled: prom-client costs start-up time and memory.
+  const metrics = config.metrics.enabled ? (await import('./metrics.js')).createMetrics(store) : undefined;
+  const app = createApp({ config, registry, logger, rateLimitStore: store, bodyLimit: options.bodyLimit, metrics });
   const server = createServer(app.callback());
   // A slow client may not hold a connection open forever.
   server.requestTimeout = 60_000;

@@ -45,7 +45,10 @@ describe('data-converter.convert: hostile input', () => {
 
   it('resolves 60,000 aliases in one pass (Alias.resolve walks the whole document per alias: quadratic)', async () => {
     const input = `a: &a x\nb: [${Array(60_000).fill('*a').join(', ')}]\n`;
-    const result = (await invoke(dataConverter, 'convert', { input, to: 'json', indent: 0 })) as { output: string };
+    // A minute's budget: the linear pass takes a fraction of a second even on a busy machine, while a
+    // quadratic one (60,000 walks of the document) would not finish within it. The default 2 s
+    // budget once ran out on a loaded CI machine.
+    const result = (await invoke(dataConverter, 'convert', { input, to: 'json', indent: 0 }, { config: { timeoutMs: 60_000 } })) as { output: string };
     assert.equal(result.output, `{"a":"x","b":[${Array(60_000).fill('"x"').join(',')}]}`);
   });
 

@@ -1,107 +1,84 @@
-// npm run bench: the same Base64 operation served by raw node:http, bare Koa (koa-body + @koa/router)
-// and the full Toolshed pipeline, measured one after another in one run on loopback, as ratios.
-// A benchmark, not a test: it asserts nothing and is bounded in time.
-import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// npm run bench [-- --quick | --only a,b | --rounds 5 | ...] (flags in options.ts): Toolshed
+// against raw node:http, Fastify and bare Koa, the scenarios of issue 14 in one run on loopback,
+// each printed as one table with ratios, then which targets are met. Results also go to
+// dist/bench-results.json. A measurement, not a test: it asserts nothing and is bounded in time.
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { digestApiKey, generateApiKey } from '../../kernel/api-keys.js';
+import { largeCases, runLargeScenario, runSmallScenario, smallCases } from './load-scenarios.js';
+import { runMemoryScenario } from './memory.js';
+import { SCENARIOS, parseOptions, type Scenario } from './options.js';
+import { placeProcesses, startServer, type ServerKind, type ServerProcess } from './processes.js';
+import { renderTargets, targetMet, type Target } from './report.js';
+import { runStartupScenario } from './startup.js';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const body = JSON.stringify({ text: 'The quick brown fox jumps over the lazy dog' });
+const options = parseOptions(process.argv.slice(2), process.env);
+const began = performance.now();
+const placement = placeProcesses(options.pin);
+// A fresh key per run; the servers get only its digest, as the configuration stores keys.
+const apiKey = generateApiKey();
+const serverEnv = { BENCH_KEY_SHA256: digestApiKey(apiKey) };
+const keyed = { authorization: `Bearer ${apiKey}` };
+const want = (scenario: Scenario): boolean => options.scenarios.has(scenario);
+const title = (scenario: Scenario): string => `(${scenario}) ${SCENARIOS[scenario]}`;
 
-interface Measure {
-  name: string;
-  rps: number;
-  /** Server CPU time (user + system) per request, in µs: hardly moved by load elsewhere on the machine. */
-  cpuUs: number;
-  p50: number;
-  p99: number;
-  rssMb: number;
+console.log(`npm run bench${options.quick ? ' --quick (a smoke run: its numbers mean little)' : ''}: Node ${process.version}, ${cpus().length} CPUs, ${placement.note}`);
+console.log(`rounds ${options.rounds} × ${options.seconds} s (large bodies ${options.largeSeconds} s), ${options.connections} connections for small bodies, medians over rounds`);
+console.log('×Ref req/s = req/s over the reference server\'s; ×Ref CPU = the reference\'s CPU µs per request over this server\'s. Above 1 is better for both.\n');
+
+const results: Record<string, unknown> = {};
+const targets: Target[] = [];
+let lastReport = performance.now();
+function report(scenario: Scenario, outcome: { table: string; targets: Target[] }): void {
+  const { table, ...data } = outcome;
+  const seconds = (performance.now() - lastReport) / 1000;
+  lastReport = performance.now();
+  console.log(`${title(scenario)} (${Math.round(seconds)} s)\n${table}\n`);
+  targets.push(...outcome.targets);
+  results[scenario] = { ...data, seconds };
 }
 
-/** CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name; clock ticks of 10 ms.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function peakRssMb(pid: number): number {
-  // VmHWM is the peak resident set size the kernel recorded for the process.
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-async function start(script: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(fileURLToPath(new URL(script, import.meta.url)), { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (message) => resolve(Number(message)));
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-  return { child, port };
-}
-
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-
-interface Server {
-  name: string;
-  child: ChildProcess;
-  port: number;
-  runs: { rps: number; p50: number; p99: number; cpuUs: number }[];
-}
-
-async function run(server: Server): Promise<void> {
-  const cpuBefore = cpuSeconds(server.child.pid as number);
-  const result = await autocannon({
-    url: `http://127.0.0.1:${server.port}/v1/base64/encode`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body,
-    connections,
-    duration: seconds,
-  });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  const cpuUs = ((cpuSeconds(server.child.pid as number) - cpuBefore) * 1e6) / result.requests.total;
-  server.runs.push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUs });
-}
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-
-const servers: Server[] = [];
-const peak = new Map<string, number>();
-for (const [name, script] of [['raw node:http', './raw-http-server.js'], ['bare Koa', './bare-koa-server.js'], ['Toolshed', './toolshed-server.js']] as const) {
-  servers.push({ name, ...(await start(script)), runs: [] });
-}
+const loadScenarios = (['a', 'b', 'c'] as const).filter(want);
+const plan = { rounds: options.rounds, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
+const running: ServerProcess[] = [];
 try {
-  for (const server of servers) await autocannon({ url: `http://127.0.0.1:${server.port}/v1/base64/encode`, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections, duration: 2 });
-  // Interleaved rounds, medians reported: a burst of load elsewhere on the machine then hits every server alike.
-  for (let round = 0; round < rounds; round++) for (const server of servers) await run(server);
-} finally {
-  for (const server of servers) {
-    peak.set(server.name, peakRssMb(server.child.pid as number));
-    server.child.kill('SIGTERM');
+  if (loadScenarios.length > 0) {
+    const kinds: ServerKind[] = want('a') || want('b') ? ['raw', 'fastify', 'koa', 'toolshed'] : ['raw', 'fastify', 'toolshed'];
+    for (const kind of kinds) running.push(await startServer(kind, placement, serverEnv));
   }
+  if (want('a')) report('a', await runSmallScenario(title('a'), running, smallCases(keyed, options.connections), plan));
+  // The servers are warm after (a); (b) warms them again only when it runs alone.
+  if (want('b')) report('b', await runSmallScenario(title('b'), running, smallCases({}, options.connections), want('a') ? { ...plan, warmupSeconds: 0 } : plan));
+  if (want('c')) {
+    const large = running.filter((server) => server.kind !== 'koa');
+    report('c', await runLargeScenario(title('c'), large, largeCases(keyed), { ...plan, seconds: options.largeSeconds }));
+  }
+} finally {
+  await Promise.all(running.map((server) => server.stop()));
 }
-const results: Measure[] = servers.map((server) => ({
-  name: server.name,
-  rps: median(server.runs.map((entry) => entry.rps)),
-  p50: median(server.runs.map((entry) => entry.p50)),
-  p99: median(server.runs.map((entry) => entry.p99)),
-  cpuUs: median(server.runs.map((entry) => entry.cpuUs)),
-  rssMb: peak.get(server.name) ?? 0,
-}));
-const [raw, koa, toolshed] = results as [Measure, Measure, Measure];
+if (want('d')) report('d', await runStartupScenario(title('d'), placement, serverEnv, options.starts, options.nth));
+if (want('e')) report('e', await runMemoryScenario(title('e'), placement, serverEnv, smallCases(keyed, options.connections), options.loadSeconds, options.settleSeconds));
 
-console.log(`\n${connections} connections, ${rounds} interleaved rounds of ${seconds} s per server (medians), POST /v1/base64/encode\n`);
-console.log('server            req/s    p50 ms  p99 ms  CPU µs/req  peak RSS MB');
-for (const row of results) {
-  console.log(
-    `${row.name.padEnd(16)} ${row.rps.toFixed(0).padStart(7)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(7)} ${row.cpuUs.toFixed(1).padStart(11)} ${row.rssMb.toFixed(0).padStart(12)}`,
-  );
-}
-console.log('\nratios              by req/s   by CPU per request');
-const ratio = (a: Measure, b: Measure): string => `${(a.rps / b.rps).toFixed(2).padStart(10)} ${(b.cpuUs / a.cpuUs).toFixed(2).padStart(12)}`;
-console.log(`bare Koa / raw      ${ratio(koa, raw)}`);
-console.log(`Toolshed / raw      ${ratio(toolshed, raw)}   (goal: Fastify's ~0.77)`);
-console.log(`Toolshed / bare Koa ${ratio(toolshed, koa)}   (must stay >= 0.85)`);
+const seconds = (performance.now() - began) / 1000;
+console.log(`targets (${targets.filter(targetMet).length} of ${targets.length} met):\n${renderTargets(targets)}\n`);
+const output = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
+writeFileSync(
+  output,
+  `${JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      placement: placement.note,
+      options: { ...options, scenarios: [...options.scenarios] },
+      seconds: Math.round(seconds),
+      scenarios: results,
+      targets: targets.map((target) => ({ ...target, met: targetMet(target) })),
+    },
+    // Two decimals are all these measurements are worth; NaN (not measured) becomes null.
+    (_key, value: unknown) => (typeof value !== 'number' ? value : Number.isFinite(value) ? Math.round(value * 100) / 100 : null),
+    2,
+  )}\n`,
+);
+console.log(`${Math.round(seconds)} s in all; results in ${output}`);

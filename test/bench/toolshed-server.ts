@@ -1,12 +1,23 @@
-// The full pipeline: the real service with every built-in plugin, access logging on, limits raised
-// so the benchmark measures the work of checking them rather than 429s.
-import { validateCoreConfig } from '../../kernel/config.js';
-import { createLogger } from '../../kernel/logger.js';
+// The service under test, started the way kernel/main.ts starts it: config/default.yaml (every
+// plugin, log level info, lines to stdout in 4 KiB batches flushed every second), with one API key
+// (its SHA-256 digest from BENCH_KEY_SHA256, as kernel/api-keys.ts stores keys) and rate limits
+// raised so that the benchmark measures the work of checking them and never a 429. TOOLSHED_CONFIG
+// is not read: every run measures the same configuration.
+import { loadConfig, mergeConfig, validateCoreConfig } from '../../kernel/config.js';
+import { createLogger, flushPeriodically } from '../../kernel/logger.js';
 import { startService } from '../../kernel/server.js';
+import { announce } from './child-ipc.js';
 
-const config = validateCoreConfig({
-  server: { host: '127.0.0.1', port: 0 },
-  rateLimit: { anonymous: { max: 1_000_000_000 } },
-});
-const service = await startService({ config, logger: createLogger('info') });
-process.send?.(Number(new URL(service.url).port));
+const defaultsFile = new URL('../../../config/default.yaml', import.meta.url);
+const digest = process.env.BENCH_KEY_SHA256;
+const never = 1_000_000_000;
+const config = validateCoreConfig(
+  mergeConfig(await loadConfig({ PORT: '0', HOST: '127.0.0.1' }, defaultsFile), {
+    auth: { apiKeys: digest === undefined ? [] : [{ name: 'bench', sha256: digest }] },
+    rateLimit: { anonymous: { max: never }, apiKey: { max: never } },
+  }),
+);
+const logger = createLogger(config.log.level);
+const service = await startService({ config, logger });
+flushPeriodically(logger, 1000);
+announce(Number(new URL(service.url).port));

@@ -1,0 +1,28 @@
+/**
+ * What every bench server does once it listens: tell the parent its port, answer `usage` with its
+ * CPU time and RSS (process-wide, worker threads included), and exit when the parent goes away so
+ * a crashed bench leaves no server behind.
+ */
+
+/** A server's resource use so far, as its own process sees it. */
+export interface Usage {
+  /** User + system CPU time since the process started, in µs. */
+  readonly cpuUs: number;
+  readonly rssBytes: number;
+}
+
+export interface Listening {
+  readonly port: number;
+}
+
+export function announce(port: number): void {
+  process.on('message', (message) => {
+    if (message !== 'usage') return;
+    const cpu = process.cpuUsage();
+    const usage: Usage = { cpuUs: cpu.user + cpu.system, rssBytes: process.memoryUsage.rss() };
+    process.send?.(usage);
+  });
+  process.once('disconnect', () => process.exit(0));
+  const listening: Listening = { port };
+  process.send?.(listening);
+}

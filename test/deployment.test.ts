@@ -1,0 +1,261 @@
+// The deployment files (issue 12) checked for the facts they must keep: no container engine runs in
+// CI (nor on the machine this was written on), so the image is not built here; what can be checked
+// without one is: the Dockerfile's runtime stage, its HEALTHCHECK probe run for real, compose.yaml and
+// its mounted configuration validated by the kernel, nginx's upstream, the systemd unit, and that
+// every package the built service imports is a production dependency.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import fg from 'fast-glob';
+import ts from 'typescript';
+import { parse as parseYaml } from 'yaml';
+import { loadConfig } from '../kernel/config.js';
+import { BODY_LIMIT } from '../kernel/middleware/body.js';
+import { startTestService, type TestService } from './support/service.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const read = (file: string): string => readFileSync(path.join(root, file), 'utf8');
+const defaults = path.join(root, 'config/default.yaml');
+
+// ---- Dockerfile ----
+
+interface Instruction {
+  readonly keyword: string;
+  readonly args: string;
+}
+
+/** The Dockerfile's stages, each a list of instructions (continuation lines joined, comments dropped). */
+function dockerStages(text: string): Instruction[][] {
+  const stages: Instruction[][] = [];
+  const logical = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+  for (const line of logical) {
+    const [, keyword = '', args = ''] = /^(\S+)\s*(.*)$/.exec(line) ?? [];
+    const instruction = { keyword: keyword.toUpperCase(), args };
+    if (instruction.keyword === 'FROM') stages.push([]);
+    stages.at(-1)?.push(instruction);
+  }
+  return stages;
+}
+
+const stages = dockerStages(read('Dockerfile'));
+const runtime = stages.at(-1) ?? [];
+const all = (keyword: string): Instruction[] => runtime.filter((instruction) => instruction.keyword === keyword);
+const last = (keyword: string): string => all(keyword).at(-1)?.args ?? '';
+
+/** The exec-form array of a CMD (or HEALTHCHECK ... CMD) instruction; undefined for the shell form. */
+function execForm(args: string): string[] | undefined {
+  if (!args.startsWith('[')) return undefined;
+  const parsed: unknown = JSON.parse(args);
+  return Array.isArray(parsed) && parsed.every((part) => typeof part === 'string') ? parsed : undefined;
+}
+
+const healthcheck = execForm(last('HEALTHCHECK').replace(/^.*?\bCMD\s+/, ''));
+
+describe('Dockerfile', () => {
+  it('builds in one stage and runs in another, with production dependencies only', () => {
+    assert.ok(stages.length >= 2, 'multi-stage');
+    assert.ok(stages[0]!.some((step) => step.keyword === 'RUN' && /\bnpm ci\b/.test(step.args) && !step.args.includes('--omit=dev')));
+    assert.ok(stages[0]!.some((step) => step.keyword === 'RUN' && step.args.includes('npm run build')));
+    const installs = all('RUN').filter((step) => /\bnpm (ci|install)\b/.test(step.args));
+    assert.equal(installs.length, 1);
+    assert.match(installs[0]!.args, /\bnpm ci --omit=dev\b/);
+    assert.ok(!all('RUN').some((step) => step.args.includes('npm run build')), 'no build (no dev dependencies) in the runtime stage');
+  });
+
+  it('copies the compiled service, the built SDK the workspace link points at, and the default configuration', () => {
+    const copied = all('COPY').map((step) => step.args.split(/\s+/));
+    for (const needed of ['dist/kernel', 'dist/plugins', 'plugin-sdk/dist', 'plugin-sdk/package.json', 'config', 'package-lock.json']) {
+      assert.ok(copied.some((parts) => parts.slice(0, -1).some((source) => source.replace(/^\/app\//, '') === needed)), `runtime stage copies ${needed}`);
+    }
+  });
+
+  it('lets through .dockerignore every file the build copies from the context', () => {
+    const ignore = read('.dockerignore').split('\n');
+    assert.equal(ignore.find((line) => line.trim() !== '' && !line.startsWith('#')), '**', 'everything is left out unless let in');
+    const sources = stages.flat().filter((step) => step.keyword === 'COPY' && !step.args.startsWith('--from'));
+    for (const parts of sources.map((step) => step.args.split(/\s+/).slice(0, -1))) {
+      for (const source of parts) {
+        assert.ok(existsSync(path.join(root, source)), `${source} exists`);
+        assert.ok(ignore.includes(`!${source}`) || ignore.includes(`!${source}/`), `.dockerignore lets ${source} in`);
+      }
+    }
+  });
+
+  it('runs node itself as PID 1, as a user that is not root, listening on every interface', () => {
+    assert.deepEqual(execForm(last('CMD')), ['node', 'dist/kernel/main.js']);
+    assert.equal(all('ENTRYPOINT').length, 0);
+    const user = last('USER');
+    assert.ok(user !== '' && !/^(root|0)(:|$)/.test(user), `USER ${user}`);
+    assert.match(all('ENV').map((step) => step.args).join(' '), /\bHOST=0\.0\.0\.0\b/);
+    assert.ok(runtime.findIndex((step) => step.keyword === 'USER') > runtime.findLastIndex((step) => step.keyword === 'RUN'), 'USER after the last RUN');
+  });
+
+  it('has a HEALTHCHECK that asks /healthz with node (no curl), and the probe works', async () => {
+    assert.ok(healthcheck, 'exec form');
+    assert.equal(healthcheck[0], 'node');
+    assert.match(healthcheck.join(' '), /\/healthz/);
+    const service: TestService = await startTestService();
+    const port = new URL(service.url).port;
+    // Asynchronously: the service answers from this very process.
+    const probe = (): Promise<number | null> =>
+      new Promise((resolve) => spawn(process.execPath, healthcheck.slice(1), { env: { ...process.env, PORT: port }, stdio: 'ignore' }).once('exit', resolve));
+    try {
+      assert.equal(await probe(), 0, 'healthy service');
+    } finally {
+      await service.stop();
+    }
+    assert.equal(await probe(), 1, 'nothing listening');
+  });
+});
+
+// ---- compose.yaml and its mounted configuration ----
+
+interface ComposeService {
+  build?: unknown;
+  image?: string;
+  environment?: Record<string, string>;
+  volumes?: string[];
+  depends_on?: Record<string, unknown>;
+  stop_grace_period?: string;
+}
+
+const compose = parseYaml(read('compose.yaml')) as { services: Record<string, ComposeService> };
+const services = Object.entries(compose.services);
+const toolsheds = services.filter(([, service]) => service.build !== undefined);
+const proxies = services.filter(([, service]) => /^nginx\b/.test(service.image ?? ''));
+const redises = services.filter(([, service]) => /^redis\b/.test(service.image ?? ''));
+
+/** The host file a service mounts at `target`, relative to the repository. */
+function mounted(service: ComposeService, target: string): string | undefined {
+  const volume = service.volumes?.find((entry) => entry.split(':')[1] === target);
+  return volume?.split(':')[0]?.replace(/^\.\//, '');
+}
+
+function seconds(duration: string): number {
+  const match = /^(\d+)(s|m)$/.exec(duration);
+  assert.ok(match, `duration ${duration}`);
+  return Number(match[1]) * (match[2] === 'm' ? 60 : 1);
+}
+
+describe('compose.yaml', () => {
+  it('runs two Toolshed instances of this image, one nginx and one Redis', () => {
+    assert.equal(toolsheds.length, 2);
+    assert.equal(proxies.length, 1);
+    assert.equal(redises.length, 1);
+    for (const [, service] of toolsheds) assert.equal(service.build, '.');
+    assert.deepEqual(Object.keys(proxies[0]![1].depends_on ?? {}).sort(), toolsheds.map(([name]) => name).sort());
+  });
+
+  it('mounts deploy/toolshed.yaml where TOOLSHED_CONFIG points, and the kernel accepts it: one trusted proxy, the compose Redis', async () => {
+    for (const [name, service] of toolsheds) {
+      const target = service.environment?.TOOLSHED_CONFIG;
+      assert.ok(target, `${name} names its configuration`);
+      assert.equal(mounted(service, target), 'deploy/toolshed.yaml');
+    }
+    const config = await loadConfig({ TOOLSHED_CONFIG: path.join(root, 'deploy/toolshed.yaml') }, defaults);
+    assert.equal(config.server.trustProxy, 1);
+    assert.equal(new URL(config.rateLimit.redis.url ?? '').hostname, redises[0]![0]);
+    for (const [name, service] of toolsheds) {
+      assert.ok(seconds(service.stop_grace_period ?? '10s') * 1000 > 2 * config.server.shutdownTimeoutMs, `${name}: stop_grace_period covers both shutdown phases`);
+    }
+  });
+
+  it('mounts deploy/nginx.conf, whose upstream names both instances on the image port', () => {
+    assert.equal(mounted(proxies[0]![1], '/etc/nginx/nginx.conf'), 'deploy/nginx.conf');
+    const nginx = read('deploy/nginx.conf');
+    const upstream = /upstream\s+(\w+)\s*\{([^}]*)\}/.exec(nginx);
+    assert.ok(upstream);
+    const servers = [...upstream[2]!.matchAll(/^\s*server\s+([\w.-]+):(\d+)/gm)].map((match) => `${match[1]}:${match[2]}`);
+    assert.deepEqual(servers.sort(), toolsheds.map(([name]) => `${name}:8080`).sort());
+    assert.match(all('ENV').map((step) => step.args).join(' '), /\bPORT=8080\b/);
+    assert.match(nginx, new RegExp(`proxy_pass\\s+http://${upstream[1]};`));
+    // With trustProxy 1 the service believes the last X-Forwarded-For entry: nginx must set it.
+    assert.match(nginx, /proxy_set_header\s+X-Forwarded-For\s+\$remote_addr;/);
+    // Larger bodies are refused by nginx itself (the service would answer 413 and close mid-body).
+    assert.equal(/client_max_body_size\s+(\d+)m;/.exec(nginx)?.[1], String(BODY_LIMIT / 1024 / 1024));
+    assert.match(nginx, /location\s*=\s*\/metrics\s*\{[^}]*return 404/, 'metrics stay on the private network');
+  });
+});
+
+// ---- systemd ----
+
+/** `Key=value` lines of a unit file; a key given several times keeps every value. */
+function unitSettings(text: string): Map<string, string[]> {
+  const settings = new Map<string, string[]>();
+  for (const line of text.split('\n')) {
+    const match = /^([A-Za-z]+)=(.*)$/.exec(line.trim());
+    if (match) settings.set(match[1]!, [...(settings.get(match[1]!) ?? []), match[2]!]);
+  }
+  return settings;
+}
+
+describe('deploy/toolshed.service', () => {
+  const unit = unitSettings(read('deploy/toolshed.service'));
+  const one = (key: string): string | undefined => unit.get(key)?.at(-1);
+
+  it('starts node itself on dist/kernel/main.js with the configuration file named', () => {
+    const exec = (one('ExecStart') ?? '').split(/\s+/);
+    assert.match(exec[0] ?? '', /\/node$/);
+    assert.match(exec[1] ?? '', /(^|\/)dist\/kernel\/main\.js$/);
+    assert.ok(unit.get('Environment')?.some((value) => /^TOOLSHED_CONFIG=\/\S+\.ya?ml$/.test(value)));
+  });
+
+  it('stops with SIGTERM and waits longer than both shutdown phases before SIGKILL', async () => {
+    assert.equal(one('KillSignal'), 'SIGTERM');
+    const { shutdownTimeoutMs } = (await loadConfig({}, defaults)).server;
+    assert.ok(Number(one('TimeoutStopSec')) * 1000 > 2 * shutdownTimeoutMs, `TimeoutStopSec ${one('TimeoutStopSec')}`);
+  });
+
+  it('runs unprivileged and hardened', () => {
+    assert.ok(one('DynamicUser') === 'yes' || (one('User') ?? 'root') !== 'root');
+    for (const [key, value] of [['NoNewPrivileges', 'yes'], ['ProtectSystem', 'strict'], ['PrivateTmp', 'yes'], ['ProtectHome', 'yes'], ['CapabilityBoundingSet', '']]) {
+      assert.equal(one(key), value, key);
+    }
+    // V8 writes machine code at run time: this setting would stop the service at once.
+    assert.notEqual(one('MemoryDenyWriteExecute'), 'yes');
+  });
+});
+
+// ---- production dependencies ----
+
+/** Package names the built files import (bare specifiers, static or dynamic with a literal). */
+async function importedPackages(patterns: string[], atLeast: number): Promise<Map<string, string>> {
+  const files = await fg(patterns, { cwd: root, ignore: ['**/*.test.js', '**/fixtures/**', '**/node_modules/**'] });
+  assert.ok(files.length >= atLeast, `found the built files (${files.length}); build first`);
+  const packages = new Map<string, string>();
+  for (const file of files) {
+    for (const { fileName: specifier } of ts.preProcessFile(read(file), true, true).importedFiles) {
+      if (specifier.startsWith('.') || specifier.startsWith('/') || isBuiltin(specifier)) continue;
+      const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+      if (!packages.has(name)) packages.set(name, file);
+    }
+  }
+  return packages;
+}
+
+describe('the runtime image installs every package the service imports', () => {
+  it('the kernel and the plugins import only dependencies (or the workspace SDK), never devDependencies', async () => {
+    const manifest = JSON.parse(read('package.json')) as { dependencies: Record<string, string>; workspaces: string[] };
+    const workspaces = manifest.workspaces.map((folder) => (JSON.parse(read(`${folder}/package.json`)) as { name: string }).name);
+    const imported = await importedPackages(['dist/kernel/**/*.js', 'dist/plugins/**/*.js'], 100);
+    for (const expected of ['koa', 'prom-client', 'ioredis', '@toolshed/plugin-sdk']) assert.ok(imported.has(expected), `the walk sees ${expected}`);
+    for (const [name, file] of imported) {
+      assert.ok(name in manifest.dependencies || workspaces.includes(name), `${file} imports ${name}, which is not in dependencies`);
+    }
+  });
+
+  it('the SDK imports only its own dependencies', async () => {
+    const manifest = JSON.parse(read('plugin-sdk/package.json')) as { dependencies: Record<string, string> };
+    const imported = await importedPackages(['plugin-sdk/dist/**/*.js'], 10);
+    assert.ok(imported.has('typebox'));
+    for (const [name, file] of imported) assert.ok(name in manifest.dependencies, `${file} imports ${name}, which is not in the SDK's dependencies`);
+  });
+});
