@@ -121,31 +121,63 @@ async function readYaml(file: string | URL): Promise<unknown> {
 
 const coreValidator = compileSchema(CoreConfigSchema);
 
-/** Checks the kernel's sections and fills their defaults; throws ConfigError naming every bad key. */
-export function validateCoreConfig(raw: unknown): Config {
-  const config = coreValidator.withDefaults(isPlainObject(raw) ? raw : {});
-  const problems = isPlainObject(raw) ? coreValidator.problems(config) : [{ path: '', message: 'must be a mapping' }];
-  const names = new Set<string>();
-  const digests = new Set<string>();
-  if (problems.length === 0) {
-    for (const [index, key] of (config as Config).auth.apiKeys.entries()) {
-      if (names.has(key.name)) problems.push({ path: `/auth/apiKeys/${index}/name`, message: 'is used by another key' });
-      if (digests.has(key.sha256.toLowerCase())) problems.push({ path: `/auth/apiKeys/${index}/sha256`, message: 'is used by another key' });
-      names.add(key.name);
-      digests.add(key.sha256.toLowerCase());
-    }
-  }
-  if (problems.length > 0) throw new ConfigError(problems);
-  return config as Config;
+/** The configuration with the kernel's defaults filled, and every problem of its kernel sections. */
+export interface CoreConfigCheck {
+  readonly config: Config;
+  readonly problems: ErrorDetail[];
 }
 
-/** Reads, merges and checks the configuration for `env` (process.env in production). */
-export async function loadConfig(env: NodeJS.ProcessEnv, defaultsFile: string | URL): Promise<Config> {
+/** Checks the kernel's sections and fills their defaults, reporting every problem instead of throwing. */
+export function checkCoreConfig(raw: unknown): CoreConfigCheck {
+  const config = coreValidator.withDefaults(isPlainObject(raw) ? raw : {}) as Config;
+  const problems = isPlainObject(raw) ? coreValidator.problems(config) : [{ path: '', message: 'must be a mapping' }];
+  // Unchecked yet: `auth` may be anything a file gave it.
+  problems.push(...duplicateKeyProblems((config.auth as { apiKeys?: unknown } | null | undefined)?.apiKeys));
+  return { config, problems };
+}
+
+/** Keys that repeat an earlier key's name or digest; entries of the wrong shape are reported by the schema. */
+function duplicateKeyProblems(keys: unknown): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  if (!Array.isArray(keys)) return problems;
+  const names = new Set<string>();
+  const digests = new Set<string>();
+  for (const [index, key] of keys.entries()) {
+    if (!isPlainObject(key)) continue;
+    if (typeof key.name === 'string') {
+      if (names.has(key.name)) problems.push({ path: `/auth/apiKeys/${index}/name`, message: 'is used by another key' });
+      names.add(key.name);
+    }
+    if (typeof key.sha256 === 'string') {
+      const digest = key.sha256.toLowerCase();
+      if (digests.has(digest)) problems.push({ path: `/auth/apiKeys/${index}/sha256`, message: 'is used by another key' });
+      digests.add(digest);
+    }
+  }
+  return problems;
+}
+
+/** Checks the kernel's sections and fills their defaults; throws ConfigError naming every bad key. */
+export function validateCoreConfig(raw: unknown): Config {
+  const { config, problems } = checkCoreConfig(raw);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/**
+ * Reads and merges the configuration for `env` without checking it: `defaultsFile`, the file named
+ * by TOOLSHED_CONFIG over it, then PORT and HOST. Throws when a file cannot be read or parsed.
+ */
+export async function readConfig(env: NodeJS.ProcessEnv, defaultsFile: string | URL): Promise<unknown> {
   let raw = await readYaml(defaultsFile);
   if (env.TOOLSHED_CONFIG) raw = mergeConfig(raw, await readYaml(env.TOOLSHED_CONFIG));
   const server: Record<string, unknown> = {};
   if (env.HOST !== undefined && env.HOST !== '') server.host = env.HOST;
   if (env.PORT !== undefined && env.PORT !== '') server.port = /^\d+$/.test(env.PORT) ? Number(env.PORT) : env.PORT;
-  raw = mergeConfig(raw, { server });
-  return validateCoreConfig(raw);
+  return mergeConfig(raw, { server });
+}
+
+/** Reads, merges and checks the configuration for `env` (process.env in production). */
+export async function loadConfig(env: NodeJS.ProcessEnv, defaultsFile: string | URL): Promise<Config> {
+  return validateCoreConfig(await readConfig(env, defaultsFile));
 }

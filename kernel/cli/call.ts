@@ -1,0 +1,109 @@
+/**
+ * `toolshed call <group>/<operation> [json | -]`: one operation run in this process, through the
+ * pipeline a request takes in the server — the same configuration and plugins, the kernel's JSON
+ * parsing (invalid_json with a position), the SDK's defaults and validation, the same error bodies.
+ * The work runs where the server would run it: on the worker pool, under workers.requestBudgetMs,
+ * for `offload: 'always'` operations and bodies over workers.offloadBytes, so an input the server
+ * answers with 422 input_too_complex cannot hang the command. What protects a shared server from
+ * many clients (body and answer caps, byte budgets, rate limits) does not apply to one local caller.
+ */
+import { configureWorkerPool, isToolshedError, runInWorker, UnprocessableError, workerPool, workerRefusal } from '@toolshed/plugin-sdk';
+import type { Config } from '../config.js';
+import { describeFailure } from '../logger.js';
+import { parseJsonObject } from '../middleware/body.js';
+import type { RegisteredOperation, Registry } from '../registry.js';
+import { nearestPath } from '../route-hint.js';
+import { EXIT, UsageError, write, type CliIo } from './command.js';
+import { loadRegistry, withConfigFile } from './load.js';
+
+/** An operation's answer as the CLI gives it: the JSON text and the status it would have over HTTP. */
+export interface CallAnswer {
+  readonly status: number;
+  readonly json: string;
+}
+
+/** The contract's error body for `error`, as the server's errors middleware writes it. */
+export function errorAnswer(error: unknown, operationId: string): CallAnswer {
+  if (isToolshedError(error)) {
+    // Every 400 lists what is wrong; a body that is not JSON at all is wrong as a whole (path "").
+    const details = error.status === 400 ? (error.details ?? [{ path: '', message: error.message }]) : undefined;
+    const body = details === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, details };
+    return { status: error.status, json: JSON.stringify({ error: body }) };
+  }
+  // The server hides a bug behind its request id; here the caller is the operator, so name its type.
+  const message = `An internal error occurred in ${operationId} (${describeFailure(error).type}); this is a bug in the plugin`;
+  return { status: 500, json: JSON.stringify({ error: { code: 'internal_error', message } }) };
+}
+
+/** The registered operation behind `target` (`group/operation`), or a usage error naming the nearest. */
+export function findOperation(registry: Registry, target: string): RegisteredOperation {
+  const path = `/v1/${target}`;
+  const found = registry.operations.get(path);
+  if (found !== undefined) return found;
+  const nearest = nearestPath(path, [...registry.operations.keys()].sort());
+  const hint = nearest === undefined ? '' : ` Did you mean ${nearest.slice('/v1/'.length)}?`;
+  throw new UsageError(`There is no operation "${target}".${hint} "toolshed openapi" lists every operation.`);
+}
+
+const offloadModule = new URL('../offload.js', import.meta.url);
+
+/**
+ * The answer's JSON text, worked out on this thread or, as the server's dispatch decides it, on the
+ * worker pool by the kernel's offload module, with the same refusals when the budget runs out.
+ */
+async function work(registered: RegisteredOperation, body: Buffer, workers: Config['workers']): Promise<string> {
+  const offload = registered.offload === 'always' || (registered.offload === 'auto' && body.length > workers.offloadBytes);
+  if (!offload) {
+    const result = await registered.operation.run(parseJsonObject(body), { signal: new AbortController().signal, config: registered.config, now: () => new Date() });
+    return JSON.stringify(result);
+  }
+  const args = [registered.module, registered.operation.name, body, registered.config];
+  try {
+    const answer = await runInWorker<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: workers.requestBudgetMs, bulk: true });
+    return Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8');
+  } catch (error) {
+    throw workerRefusal(error, {
+      timeout: () => new UnprocessableError('input_too_complex', `The input needs more than ${workers.requestBudgetMs} ms of work`),
+      crashed: () => new UnprocessableError('input_too_complex', 'The input needs more memory than one request may use'),
+    });
+  }
+}
+
+/** Runs `registered` on the JSON text `body`; never throws for anything the input causes. */
+export async function runOperation(registry: Registry, registered: RegisteredOperation, body: Buffer, config: Config): Promise<CallAnswer> {
+  const { operation } = registered;
+  const plugin = registry.plugins.find((candidate) => candidate.group === operation.group);
+  const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
+  configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
+  try {
+    await plugin?.warm?.();
+    return { status: 200, json: await work(registered, body, config.workers) };
+  } catch (error) {
+    return errorAnswer(error, operation.id);
+  } finally {
+    await Promise.all([plugin?.close?.(), workerPool().close()]);
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The command: the answer on stdout (exit 0), or the error body on stderr (exit 1 for a 4xx,
+ * 3 for a 5xx). `json` is the body's text, `-` for stdin, or undefined for an empty body (`{}`).
+ */
+export async function callCommand(target: string, json: string | undefined, configFile: string | undefined, io: CliIo): Promise<number> {
+  const { config, registry } = await loadRegistry(withConfigFile(io.env, configFile));
+  const registered = findOperation(registry, target);
+  const body = json === '-' ? await readAll(io.stdin) : Buffer.from(json ?? '', 'utf8');
+  const answer = await runOperation(registry, registered, body, config);
+  if (answer.status < 400) {
+    await write(io.stdout, `${answer.json}\n`);
+    return EXIT.ok;
+  }
+  await write(io.stderr, `${answer.json}\n`);
+  return answer.status < 500 ? EXIT.refused : EXIT.failed;
+}

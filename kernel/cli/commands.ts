@@ -1,0 +1,157 @@
+/**
+ * Every `toolshed` command: words, arguments, options, help. The work lives in the modules each
+ * `run` imports on demand, so `--help` and `keys new` load no plugin and no HTTP stack.
+ */
+import { EXIT, write, type Command, type OptionSpec } from './command.js';
+
+const configOption: OptionSpec = {
+  type: 'string',
+  value: '<file>',
+  description: 'A YAML file merged over config/default.yaml (instead of $TOOLSHED_CONFIG)',
+};
+
+/** How every command that loads the configuration finds it. */
+const configSources =
+  'The configuration is read as `serve` reads it: config/default.yaml, the file (or $TOOLSHED_CONFIG)\n' +
+  'merged over it, then $PORT and $HOST.';
+
+const stringValue = (value: string | boolean | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
+
+export const commands: readonly Command[] = [
+  {
+    words: ['serve'],
+    args: '',
+    summary: 'Start the HTTP service (what npm start runs)',
+    help:
+      'Serves every enabled plugin until SIGTERM or SIGINT, then stops accepting connections, lets\n' +
+      'in-flight requests finish (at most server.shutdownTimeoutMs) and exits.\n\n' +
+      `${configSources}\n\n` +
+      'Exit codes: 0 stopped by a signal, 1 could not start (the reason is on stderr), 2 usage error.',
+    options: {
+      config: configOption,
+      port: { type: 'string', value: '<port>', description: 'Listen port, 0 for any free one (instead of $PORT)' },
+      host: { type: 'string', value: '<address>', description: 'Listen address (instead of $HOST)' },
+    },
+    positionals: { min: 0, max: 0 },
+    async run({ values }, io) {
+      const { serve } = await import('./serve.js');
+      const env: NodeJS.ProcessEnv = { ...io.env };
+      if (typeof values.config === 'string') env.TOOLSHED_CONFIG = values.config;
+      if (typeof values.port === 'string') env.PORT = values.port;
+      if (typeof values.host === 'string') env.HOST = values.host;
+      await serve(env, io.stderr);
+      // Listening: the service owns the process now, and only a signal ends it (serve.ts).
+      return new Promise<number>(() => undefined);
+    },
+  },
+  {
+    words: ['call'],
+    args: '<group>/<operation> [json | -]',
+    summary: 'Run one operation in this process, without a server',
+    help:
+      'Runs the operation on the JSON body given as the argument, read from stdin for "-", or {} when\n' +
+      'there is none, with the same validation, defaults and error bodies as POST /v1/<group>/<operation>.\n' +
+      'The answer goes to stdout as one line of JSON; an error body {"error":{...}} goes to stderr.\n\n' +
+      `${configSources}\n\n` +
+      'Example: toolshed call base64/encode \'{"text":"hi"}\'   prints {"base64":"aGk="}\n\n' +
+      'Exit codes: 0 answered, 1 refused (a 4xx answer over HTTP, or the configuration cannot be loaded),\n' +
+      '2 usage error (an unknown operation names the nearest one), 3 the operation failed (a 5xx answer).',
+    options: { config: configOption },
+    positionals: { min: 1, max: 2 },
+    async run({ values, positionals }, io) {
+      const { callCommand } = await import('./call.js');
+      return callCommand(positionals[0]!, positionals[1], stringValue(values.config), io);
+    },
+  },
+  {
+    words: ['openapi'],
+    args: '',
+    summary: 'Print the OpenAPI document of the enabled plugins',
+    help:
+      'Prints the document GET /v1/openapi.json serves, as indented JSON.\n\n' +
+      `${configSources}\n\n` +
+      'Exit codes: 0 printed, 1 the configuration cannot be loaded, 2 usage error.',
+    options: { config: configOption },
+    positionals: { min: 0, max: 0 },
+    async run({ values }, io) {
+      const [{ loadRegistry, withConfigFile }, { buildOpenApiDocument }, { API_VERSION }] = await Promise.all([
+        import('./load.js'),
+        import('../openapi.js'),
+        import('../app.js'),
+      ]);
+      const { registry } = await loadRegistry(withConfigFile(io.env, stringValue(values.config)));
+      await write(io.stdout, `${JSON.stringify(buildOpenApiDocument(registry, API_VERSION), null, 2)}\n`);
+      return EXIT.ok;
+    },
+  },
+  {
+    words: ['config', 'check'],
+    args: '[file]',
+    summary: 'Check a configuration file and print every problem',
+    help:
+      'Checks the configuration the service would start with: the kernel\'s sections, every plugin\'s\n' +
+      'section, unknown keys, plugin names in plugins.enabled/disabled, and that every plugin loads.\n' +
+      'Prints every problem as "- <JSON pointer>: <what is wrong>", or one line when there is none.\n\n' +
+      `${configSources}\n\n` +
+      'Exit codes: 0 valid, 1 problems found (or a file cannot be read), 2 usage error.',
+    options: {},
+    positionals: { min: 0, max: 1 },
+    async run({ positionals }, io) {
+      const { checkConfig } = await import('./config-view.js');
+      return checkConfig(positionals[0], io);
+    },
+  },
+  {
+    words: ['config', 'print'],
+    args: '[file]',
+    summary: 'Print the merged configuration as YAML (secrets masked)',
+    help:
+      'Prints the configuration the service would run with, every default filled in (plugin sections\n' +
+      'too), as YAML. API key digests and the password of rateLimit.redis.url are shown as "…".\n\n' +
+      `${configSources}\n\n` +
+      'Exit codes: 0 printed, 1 the configuration has problems (listed on stderr), 2 usage error.',
+    options: {},
+    positionals: { min: 0, max: 1 },
+    async run({ positionals }, io) {
+      const { printConfig } = await import('./config-view.js');
+      return printConfig(positionals[0], io);
+    },
+  },
+  {
+    words: ['keys', 'new'],
+    args: '<name>',
+    summary: 'Create an API key and print its configuration entry',
+    help:
+      'Prints a new random key (tsk_ and 32 letters and digits) once, and the auth.apiKeys entry holding\n' +
+      'its name and SHA-256. The key itself is stored nowhere. The name may hold letters, digits, ".",\n' +
+      '"_" and "-" (at most 64); it is what the access log shows for requests with the key.\n\n' +
+      'Exit codes: 0 printed, 2 usage error (a bad name too).',
+    options: {},
+    positionals: { min: 1, max: 1 },
+    async run({ positionals }, io) {
+      const { newKeyText } = await import('./keys.js');
+      await write(io.stdout, newKeyText(positionals[0]!));
+      return EXIT.ok;
+    },
+  },
+  {
+    words: ['plugin', 'new'],
+    args: '<group> [dir]',
+    summary: 'Write a new plugin folder to start from',
+    help:
+      'Writes a plugin for the group <group> (kebab-case, its URL segment) into [dir], ./<group> by\n' +
+      'default, and prints each file written. The folder must not exist or be empty. Name its parent\n' +
+      'folder in plugins.dirs to serve it.\n\n' +
+      'Exit codes: 0 written, 1 not written (the reason is on stderr), 2 usage error.',
+    options: {},
+    positionals: { min: 1, max: 2 },
+    async run({ positionals }, io) {
+      const [{ scaffoldPlugin }, path] = await Promise.all([import('../scaffold/scaffold.js'), import('node:path')]);
+      const group = positionals[0]!;
+      const dir = positionals[1] ?? group;
+      const files = await scaffoldPlugin({ group, dir });
+      await write(io.stdout, files.map((file) => `${path.join(dir, file)}\n`).join(''));
+      return EXIT.ok;
+    },
+  },
+];

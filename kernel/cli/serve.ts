@@ -1,0 +1,52 @@
+/**
+ * Serving: read config → start the service → log → stop gracefully on SIGTERM/SIGINT. Shared by
+ * `npm start` (kernel/main.ts) and `toolshed serve`.
+ */
+import { loadConfig } from '../config.js';
+import { createLogger, describeFailure, flushPeriodically } from '../logger.js';
+import { startService } from '../server.js';
+import { write } from './command.js';
+import { defaultsFile } from './load.js';
+
+/**
+ * Starts the service for `env` and resolves with 0 once it listens; from then on it owns the
+ * process, which a signal ends (exit 0 after a graceful stop, 1 if the stop fails). When it cannot
+ * start it says exactly why on `stderr` and ends the process with 1: what did start (a Redis client
+ * retrying its connection, worker threads) would otherwise keep it alive.
+ */
+export async function serve(env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<number> {
+  try {
+    await startServing(env);
+    return 0;
+  } catch (error) {
+    // Start-up failures (bad config, bad plugin) carry no request data: say exactly what is wrong.
+    await write(stderr, `Toolshed could not start.\n${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
+
+async function startServing(env: NodeJS.ProcessEnv): Promise<void> {
+  const config = await loadConfig(env, defaultsFile);
+  const logger = createLogger(config.log.level);
+  const service = await startService({ config, logger });
+  logger.info({ url: service.url, operations: service.registry.operations.size }, 'listening');
+  // Log lines are written in 4 KiB batches; flush at least every second so a quiet service still logs promptly.
+  logger.flush();
+  flushPeriodically(logger, 1000);
+  const shutdown = (signal: string): void => {
+    logger.info({ signal }, 'shutting down');
+    service.stop().then(
+      () => {
+        logger.info('stopped');
+        logger.flush();
+        process.exit(0);
+      },
+      () => process.exit(1),
+    );
+  };
+  // A promise a handler left to reject on its own belongs to no request: log it (type and stack
+  // only, as for a 500) and keep serving everyone else instead of letting Node end the process.
+  process.on('unhandledRejection', (reason: unknown) => logger.error({ error: describeFailure(reason) }, 'unhandled rejection'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
