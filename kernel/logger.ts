@@ -3,20 +3,19 @@
  * Authorization headers and error messages that may quote input are never handed to it.
  */
 import { pino, type Logger } from 'pino';
+import { LogDestination } from './log-destination.js';
 
 export type { Logger };
 
-/** A pino logger writing to `destination` (stdout by default). */
+/** A pino logger writing to `destination` (stdout by default, in 64 KiB chunks; see LogDestination). */
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   const options = { level, base: null, messageKey: 'msg' };
-  // Lines are written in batches of 4 KiB rather than one write per request; main.ts flushes on exit.
-  return destination ? pino(options, destination) : pino(options, pino.destination({ fd: 1, sync: false, minLength: 4096 }));
+  return pino(options, destination ?? new LogDestination(1));
 }
 
 /**
- * Flushes the log every `everyMs`, one flush at a time. pino's flush() adds a 'drain' and an
- * 'error' listener to its stream each call, and a stream that never drains under load (200 busy
- * connections) piled them up until Node warned MaxListenersExceededWarning. Returns a stop function.
+ * Flushes the log every `everyMs`, so a quiet service still logs promptly; one flush at a time, so a
+ * stream that never drains under load cannot pile up waiting flushes. Returns a stop function.
  */
 export function flushPeriodically(logger: Logger, everyMs: number): () => void {
   let pending = false;

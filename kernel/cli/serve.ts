@@ -30,7 +30,7 @@ async function startServing(env: NodeJS.ProcessEnv): Promise<void> {
   const logger = createLogger(config.log.level);
   const service = await startService({ config, logger });
   logger.info({ url: service.url, operations: service.registry.operations.size }, 'listening');
-  // Log lines are written in 4 KiB batches; flush at least every second so a quiet service still logs promptly.
+  // Log lines are written in 64 KiB chunks; flush at least every second so a quiet service still logs promptly.
   logger.flush();
   flushPeriodically(logger, 1000);
   const shutdown = (signal: string): void => {
@@ -38,8 +38,9 @@ async function startServing(env: NodeJS.ProcessEnv): Promise<void> {
     service.stop().then(
       () => {
         logger.info('stopped');
-        logger.flush();
-        process.exit(0);
+        // The last lines are written before the exit, or given up after a second (stdout gone).
+        setTimeout(() => process.exit(0), 1000).unref();
+        logger.flush(() => process.exit(0));
       },
       () => process.exit(1),
     );
