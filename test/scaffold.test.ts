@@ -1,0 +1,142 @@
+// `toolshed plugin new`: the folder it writes builds, passes its own test and is served as written.
+// The generated package's own scripts run here; only what `npm install` would download (the SDK,
+// TypeScript, @types/node) is linked in from this checkout instead, so nothing leaves the machine.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { SDK_VERSION } from '@toolshed/plugin-sdk';
+import { scaffoldPlugin } from '../kernel/scaffold/scaffold.js';
+import { send } from './support/http.js';
+import { linkRegistryPackages, repoRoot, run, runOk } from './support/packages.js';
+import { startTestService, type TestService } from './support/service.js';
+
+const work = await mkdtemp(path.join(tmpdir(), 'toolshed-scaffold-'));
+const services: TestService[] = [];
+after(() => Promise.all(services.map((service) => service.stop())));
+
+const generatedFiles = ['package.json', 'tsconfig.json', 'index.js', 'src/index.ts', 'src/index.test.ts', 'README.md', '.gitignore'];
+
+/** Every file below `dir`, relative, sorted. */
+async function filesBelow(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name))).sort();
+}
+
+describe('scaffoldPlugin refuses what would not load, writing nothing', () => {
+  for (const group of ['Word-Tools', 'word_tools', 'word--tools', '1tools', 'tools-', '']) {
+    it(`refuses the group "${group}"`, async () => {
+      const dir = path.join(work, 'refused', group || 'empty');
+      await assert.rejects(scaffoldPlugin({ group, dir }), /is not kebab-case/);
+      assert.equal(existsSync(dir), false);
+    });
+  }
+
+  it('refuses a folder that already holds something, and leaves it as it was', async () => {
+    const dir = path.join(work, 'busy', 'word-tools');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'notes.txt'), 'mine');
+    await assert.rejects(scaffoldPlugin({ group: 'word-tools', dir }), /word-tools is not empty \(it holds 1 entries\); nothing was written/);
+    assert.deepEqual(await filesBelow(dir), ['notes.txt']);
+    assert.equal(await readFile(path.join(dir, 'notes.txt'), 'utf8'), 'mine');
+  });
+
+  it('refuses a path that is a file', async () => {
+    const file = path.join(work, 'word-tools');
+    await writeFile(file, '');
+    await assert.rejects(scaffoldPlugin({ group: 'word-tools', dir: file }), /is a file, not a folder/);
+  });
+
+  it('refuses a folder not named after the group (Toolshed would refuse to load it)', async () => {
+    const dir = path.join(work, 'named', 'tools');
+    await assert.rejects(scaffoldPlugin({ group: 'word-tools', dir }), /must be named after the group: end it in "word-tools"/);
+    assert.equal(existsSync(dir), false);
+  });
+
+  it('writes into an existing empty folder', async () => {
+    const dir = path.join(work, 'empty', 'word-tools');
+    await mkdir(dir, { recursive: true });
+    assert.deepEqual(await scaffoldPlugin({ group: 'word-tools', dir }), generatedFiles);
+  });
+});
+
+describe('a scaffolded plugin', () => {
+  // <work>/plugins is the folder an operator names in plugins.dirs; node_modules beside the plugin
+  // holds what `npm install` would have put there.
+  const pluginsDir = path.join(work, 'plugins');
+  const pluginDir = path.join(pluginsDir, 'word-tools');
+
+  before(async () => {
+    // A relative dir is taken from the working directory, as the command line passes it.
+    assert.deepEqual(await scaffoldPlugin({ group: 'word-tools', dir: path.relative(process.cwd(), pluginDir) }), generatedFiles);
+    const nodeModules = path.join(pluginsDir, 'node_modules');
+    await mkdir(path.join(nodeModules, '@toolshed'), { recursive: true });
+    await symlink(path.join(repoRoot, 'plugin-sdk'), path.join(nodeModules, '@toolshed', 'plugin-sdk'), 'dir');
+    await linkRegistryPackages(nodeModules, ['typescript', '@types/node']);
+  });
+
+  it('writes exactly its files', async () => {
+    assert.deepEqual(await filesBelow(pluginDir), [...generatedFiles].sort());
+  });
+
+  it('is an ESM package with the SDK as peer and dev dependency, and scripts to build and test', async () => {
+    const manifest = JSON.parse(await readFile(path.join(pluginDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    assert.equal(manifest.name, 'toolshed-plugin-word-tools');
+    assert.equal(manifest.type, 'module');
+    assert.equal(manifest.exports, './dist/index.js');
+    assert.deepEqual(manifest.scripts, { build: 'tsc', test: 'npm run build && node --test dist/*.test.js', prepack: 'npm run build' });
+    assert.deepEqual(manifest.peerDependencies, { '@toolshed/plugin-sdk': `^${SDK_VERSION}` });
+    assert.deepEqual(manifest.devDependencies, {
+      '@toolshed/plugin-sdk': `file:toolshed-plugin-sdk-${SDK_VERSION}.tgz`,
+      '@types/node': '^20.19.0',
+      typescript: '^5.9.3',
+    });
+    const tsconfig = JSON.parse(await readFile(path.join(pluginDir, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> };
+    assert.equal(tsconfig.compilerOptions.module, 'NodeNext');
+    assert.equal(tsconfig.compilerOptions.strict, true);
+    assert.equal(tsconfig.compilerOptions.outDir, 'dist');
+  });
+
+  it('builds and passes its own tests with its own scripts', async () => {
+    const output = await runOk('npm', ['test'], { cwd: pluginDir });
+    // Node 20 prints TAP ("# pass 3"), Node 22+ its spec reporter ("ℹ pass 3"): three tests ran.
+    assert.match(output, /pass 3\b/);
+    assert.match(output, /fail 0\b/);
+    assert.deepEqual((await readdir(path.join(pluginDir, 'dist'))).sort(), ['index.js', 'index.test.js']);
+  });
+
+  it('is served from plugins.dirs and answers over HTTP', async () => {
+    const builtin = await mkdtemp(path.join(tmpdir(), 'toolshed-no-builtin-'));
+    const service = await startTestService({ plugins: { dirs: [pluginsDir] } }, { builtinDir: builtin });
+    services.push(service);
+    // "stressed" reversed letter by letter is "desserts"; the emoji is one code point (two UTF-16 units).
+    assert.deepEqual((await send(service.url, '/v1/word-tools/reverse', { body: { text: 'stressed' } })).json, { reversed: 'desserts' });
+    assert.deepEqual((await send(service.url, '/v1/word-tools/reverse', { body: { text: 'a\u{1F600}b' } })).json, { reversed: 'b\u{1F600}a' });
+    const missing = await send(service.url, '/v1/word-tools/reverse', { body: {} });
+    assert.equal(missing.status, 400);
+    assert.deepEqual((missing.json as { error: { details: unknown } }).error.details, [{ path: '/text', message: 'is required' }]);
+    const document = (await send(service.url, '/v1/openapi.json', { method: 'GET' })).json as { paths: Record<string, unknown> };
+    assert.deepEqual(Object.keys(document.paths), ['/v1/word-tools/reverse']);
+  });
+});
+
+describe('toolshed plugin new', () => {
+  const toolshed = path.join(repoRoot, 'bin', 'toolshed.js');
+
+  it('prints each file it wrote', async () => {
+    const dir = path.join(work, 'cli', 'text-tools');
+    const outcome = await run(process.execPath, [toolshed, 'plugin', 'new', 'text-tools', dir], { cwd: work });
+    assert.equal(outcome.code, 0, outcome.stderr);
+    assert.equal(outcome.stdout, generatedFiles.map((file) => `${path.join(dir, file)}\n`).join(''));
+    assert.match(await readFile(path.join(dir, 'src', 'index.ts'), 'utf8'), /group: 'text-tools',/);
+  });
+
+  it('exits 1 with the reason when it refuses', async () => {
+    const outcome = await run(process.execPath, [toolshed, 'plugin', 'new', 'Text_Tools'], { cwd: work });
+    assert.equal(outcome.code, 1);
+    assert.equal(outcome.stdout, '');
+    assert.match(outcome.stderr, /^toolshed: The group "Text_Tools" is not kebab-case/);
+  });
+});

@@ -1,0 +1,57 @@
+// The SDK as a package a third party depends on: what `npm pack` puts in its tarball, and how it is
+// built before packing. The expected file list is derived from plugin-sdk/src, not from the
+// `files` field it checks.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { SDK_VERSION } from '@toolshed/plugin-sdk';
+import fg from 'fast-glob';
+import { packedFiles, repoRoot } from './support/packages.js';
+
+const sdkFolder = path.join(repoRoot, 'plugin-sdk');
+
+interface SdkManifest {
+  name: string;
+  version: string;
+  scripts?: Record<string, string>;
+  exports: { '.': { types: string; default: string } };
+  dependencies: Record<string, string>;
+}
+
+const manifest = JSON.parse(await readFile(path.join(sdkFolder, 'package.json'), 'utf8')) as SdkManifest;
+
+describe('the SDK package', () => {
+  it('packs the compiled modules with their types, its README and package.json, and nothing else', async () => {
+    const { filename, files } = await packedFiles(sdkFolder);
+    assert.equal(filename, `toolshed-plugin-sdk-${manifest.version}.tgz`);
+    // Every runtime module of src/ (tests and test fixtures are not part of the SDK).
+    const modules = await fg('**/*.ts', { cwd: path.join(sdkFolder, 'src'), ignore: ['**/*.test.ts', 'fixtures/**'] });
+    assert.ok(modules.includes('index.ts') && modules.includes('worker-entry.ts'), 'the entry and the worker script are modules');
+    const expected = ['README.md', 'package.json', ...modules.flatMap((module) => [`dist/${module.replace(/\.ts$/, '.js')}`, `dist/${module.replace(/\.ts$/, '.d.ts')}`])];
+    assert.deepEqual(files, expected.sort());
+    for (const file of files) assert.doesNotMatch(file, /\.test\.|fixtures\/|tsbuildinfo|\.map$/, file);
+  });
+
+  it('is built by npm pack itself, and its entry points are in the tarball', async () => {
+    assert.equal(manifest.scripts?.prepack, 'tsc -b');
+    const { files } = await packedFiles(sdkFolder);
+    assert.ok(files.includes(manifest.exports['.'].default.replace(/^\.\//, '')));
+    assert.ok(files.includes(manifest.exports['.'].types.replace(/^\.\//, '')));
+  });
+
+  it('has the version plugins are checked against, and pins what it brings along', () => {
+    assert.equal(manifest.name, '@toolshed/plugin-sdk');
+    assert.equal(manifest.version, SDK_VERSION);
+    // Exact versions: a third party's install gets the typebox this kernel validated its schemas with.
+    for (const [name, version] of Object.entries(manifest.dependencies)) assert.match(version, /^\d+\.\d+\.\d+$/, name);
+  });
+
+  it('has a README that installs the tarball npm pack actually writes', async () => {
+    const readme = await readFile(path.join(sdkFolder, 'README.md'), 'utf8');
+    const tarball = `toolshed-plugin-sdk-${manifest.version}.tgz`;
+    assert.ok(readme.includes(`npm install --save-dev ./${tarball}`));
+    assert.ok(readme.includes('npm pack -w plugin-sdk --pack-destination'));
+    assert.ok(readme.includes('peer dependency'));
+  });
+});
