@@ -24,7 +24,7 @@ async function entriesOf(dir: string): Promise<string[] | undefined> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    if (code === 'ENOTDIR') throw new Error(`${dir} is a file, not a folder.`);
+    if (code === 'ENOTDIR') throw new Error(`${dir} is a file, not a folder.`, { cause: error });
     throw error;
   }
 }
