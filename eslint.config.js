@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'plugin-sdk/dist/', 'coverage/', 'node_modules/', 'test/fixtures/bad-plugins/syntax-error/'] },
+  { ignores: ['dist/', 'plugin-sdk/dist/', 'coverage/', 'node_modules/', 'test/fixtures/bad-plugins/syntax-error/', 'examples/*/dist/', 'examples/*/node_modules/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

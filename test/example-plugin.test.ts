@@ -1,0 +1,109 @@
+// examples/hmac-signature is a third-party plugin as it would be published: its own package.json,
+// build and tests. Here it is built and tested with its own scripts, packed with npm, installed from
+// the tarball by package name, and served next to a folder plugin made by `toolshed plugin new`.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { scaffoldPlugin } from '../kernel/scaffold/scaffold.js';
+import { send } from './support/http.js';
+import { linkRegistryPackages, packedFiles, repoRoot, runOk, unpackTarball } from './support/packages.js';
+import { startTestService, type TestService } from './support/service.js';
+
+const example = path.join(repoRoot, 'examples', 'hmac-signature');
+const work = await mkdtemp(path.join(tmpdir(), 'toolshed-example-'));
+/**
+ * Where `npm install <tarball>` in the Toolshed checkout would put the package is node_modules/; the
+ * test leaves the checkout's own node_modules alone and uses dist/node_modules, which the kernel
+ * (dist/kernel/discover.js) resolves package names from just the same.
+ */
+const installed = path.join(repoRoot, 'dist', 'node_modules', 'toolshed-plugin-hmac');
+let service: TestService | undefined;
+
+before(() => rm(installed, { recursive: true, force: true }));
+after(async () => {
+  await service?.stop();
+  await rm(installed, { recursive: true, force: true });
+});
+
+describe('the example package plugin', () => {
+  it('passes its own tests with its own scripts: every RFC 4231 vector, the encodings, the refusals', async () => {
+    const output = await runOk('npm', ['test'], { cwd: example });
+    assert.match(output, /pass 27\b/);
+    assert.match(output, /fail 0\b/);
+  });
+
+  it('packs its built code, README and package.json only, and names the SDK as a peer', async () => {
+    const { filename, files } = await packedFiles(example);
+    assert.equal(filename, 'toolshed-plugin-hmac-1.0.0.tgz');
+    assert.deepEqual(files, ['README.md', 'dist/hmac.js', 'dist/index.js', 'package.json']);
+    const manifest = JSON.parse(await readFile(path.join(example, 'package.json'), 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(manifest.peerDependencies, { '@toolshed/plugin-sdk': '^1.0.0' });
+    assert.equal(manifest.dependencies, undefined, 'it brings nothing that Toolshed would load twice');
+  });
+});
+
+describe('Toolshed with a package plugin and a folder plugin', () => {
+  before(async () => {
+    // `npm pack` runs prepack (the build) and writes the tarball; then it is unpacked as npm installs it.
+    await runOk('npm', ['pack', '--pack-destination', work], { cwd: example });
+    await unpackTarball(path.join(work, 'toolshed-plugin-hmac-1.0.0.tgz'), installed);
+    // A folder plugin beside it, built as the scaffold wrote it (its SDK and TypeScript linked in).
+    const plugins = path.join(work, 'plugins');
+    await scaffoldPlugin({ group: 'word-tools', dir: path.join(plugins, 'word-tools') });
+    await mkdir(path.join(plugins, 'node_modules', '@toolshed'), { recursive: true });
+    await symlink(path.join(repoRoot, 'plugin-sdk'), path.join(plugins, 'node_modules', '@toolshed', 'plugin-sdk'), 'dir');
+    await linkRegistryPackages(path.join(plugins, 'node_modules'), ['typescript', '@types/node']);
+    await runOk('npm', ['run', 'build'], { cwd: path.join(plugins, 'word-tools') });
+    const builtin = await mkdtemp(path.join(tmpdir(), 'toolshed-no-builtin-'));
+    service = await startTestService({ plugins: { dirs: [plugins], packages: ['toolshed-plugin-hmac'] } }, { builtinDir: builtin });
+  });
+
+  it('installs the package without an SDK of its own: the peer is the SDK Toolshed runs', () => {
+    assert.ok(existsSync(path.join(installed, 'dist', 'index.js')));
+    assert.equal(existsSync(path.join(installed, 'node_modules')), false);
+  });
+
+  it('mounts the operations of both, and only those', async () => {
+    const document = (await send(service!.url, '/v1/openapi.json', { method: 'GET' })).json as { paths: Record<string, unknown> };
+    assert.deepEqual(Object.keys(document.paths).sort(), ['/v1/hmac/sign', '/v1/hmac/verify', '/v1/word-tools/reverse']);
+  });
+
+  it('signs and verifies over HTTP with the answers of RFC 4231', async () => {
+    // RFC 4231 test case 2 (key "Jefe") under SHA-256 and SHA-512; case 1's key 0x0b × 20 as hex.
+    const jefe = { key: 'Jefe', message: 'what do ya want for nothing?' };
+    const sha256 = '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843';
+    const sha512 = '164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737';
+    assert.deepEqual((await send(service!.url, '/v1/hmac/sign', { body: jefe })).json, { signature: sha256 });
+    assert.deepEqual((await send(service!.url, '/v1/hmac/sign', { body: { ...jefe, algorithm: 'sha512' } })).json, { signature: sha512 });
+    const case1 = { key: '0b'.repeat(20), keyEncoding: 'hex', message: 'Hi There' };
+    assert.deepEqual((await send(service!.url, '/v1/hmac/sign', { body: case1 })).json, {
+      signature: 'b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7',
+    });
+    assert.deepEqual((await send(service!.url, '/v1/hmac/verify', { body: { ...jefe, signature: sha256 } })).json, { valid: true });
+    const tampered = `${sha256.slice(0, -1)}2`;
+    assert.deepEqual((await send(service!.url, '/v1/hmac/verify', { body: { ...jefe, signature: tampered } })).json, { valid: false });
+  });
+
+  it('answers the refusals the plugin declares, through the kernel', async () => {
+    const badHex = await send(service!.url, '/v1/hmac/sign', { body: { key: 'xyz', keyEncoding: 'hex', message: 'm' } });
+    assert.equal(badHex.status, 422);
+    assert.deepEqual(badHex.json, { error: { code: 'invalid_encoding', message: 'key is not hex: it needs an even number of the digits 0-9 and a-f' } });
+    const badAlgorithm = await send(service!.url, '/v1/hmac/sign', { body: { key: 'k', message: 'm', algorithm: 'md5' } });
+    assert.equal(badAlgorithm.status, 400);
+    assert.equal((badAlgorithm.json as { error: { code: string } }).error.code, 'validation_failed');
+  });
+
+  it('serves the folder plugin beside it', async () => {
+    assert.deepEqual((await send(service!.url, '/v1/word-tools/reverse', { body: { text: 'stressed' } })).json, { reversed: 'desserts' });
+  });
+
+  it('answers the request of the example README as it shows', async () => {
+    const readme = await readFile(path.join(example, 'README.md'), 'utf8');
+    const [, route, body, answer] = /curl -s localhost:8080(\S+) [^\n]*\\\n\s+-d '([^']+)'\n# (\{[^\n]*?\})/.exec(readme) ?? [];
+    assert.ok(route !== undefined && body !== undefined && answer !== undefined, 'the README shows a request and its answer');
+    assert.deepEqual((await send(service!.url, route, { body: JSON.parse(body) as object })).json, JSON.parse(answer));
+  });
+});
