@@ -16,7 +16,7 @@ import * as sdk from '@toolshed/plugin-sdk';
 import { SDK_VERSION } from '@toolshed/plugin-sdk';
 import semver from 'semver';
 import { pluginFiles } from '../kernel/scaffold/templates.js';
-import { linkRegistryPackages, offlineEnv, repoRoot, run, unpackTarball } from './support/packages.js';
+import { linkRegistryPackages, offlineEnv, repoRoot, run, runOk, unpackTarball } from './support/packages.js';
 
 const guide = await readFile(path.join(repoRoot, 'docs', 'writing-a-plugin.md'), 'utf8');
 const home = await mkdtemp(path.join(tmpdir(), 'toolshed-guide-'));
@@ -94,7 +94,8 @@ async function installPluginDependencies(cwd: string): Promise<void> {
   assert.ok(semver.satisfies(await versionOf(sdkFolder), manifest.peerDependencies['@toolshed/plugin-sdk']!), 'the dev SDK meets the peer range');
   const sdkManifest = JSON.parse(await readFile(path.join(sdkFolder, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   for (const [name, version] of Object.entries(sdkManifest.dependencies)) {
-    await symlink(await installedCopy(name, version), path.join(nodeModules, name), 'dir');
+    // Copied, not linked: at run time the plugin has its own SDK and TypeBox, separate from the kernel's.
+    await runOk('cp', ['-R', await installedCopy(name, version), path.join(nodeModules, name)], { cwd });
   }
   const registryPackages = Object.keys(manifest.devDependencies).filter((name) => name !== '@toolshed/plugin-sdk');
   for (const name of registryPackages) {
