@@ -68,6 +68,8 @@ export const CoreConfigSchema = Type.Object(
     ),
     // GET /metrics (Prometheus); off, the path is an unknown one (404).
     metrics: Type.Object({ enabled: Type.Boolean({ default: false }) }, section),
+    // GET /docs (the interactive reference) and GET / → /docs; off, both are unknown paths (404).
+    docs: Type.Object({ enabled: Type.Boolean({ default: true }) }, section),
     log: Type.Object(
       { level: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }) },
       section,

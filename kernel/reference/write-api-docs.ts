@@ -15,11 +15,15 @@ import { renderApiMarkdown, type ApiDocument } from './api-markdown.js';
 /** The committed page, in the source tree (this file runs from dist/kernel/reference). */
 export const apiMarkdownFile = new URL('../../../docs/api.md', import.meta.url);
 
+/** The OpenAPI document of the built-in plugins with the default configuration, as the service serves it. */
+export async function builtinOpenApiDocument(): Promise<Record<string, unknown>> {
+  const loaded = await discoverPlugins({ builtinDir: builtinPluginDir, dirs: [], packages: [] });
+  return buildOpenApiDocument(buildRegistry(loaded, validateCoreConfig({})), API_VERSION);
+}
+
 /** docs/api.md as the built-in manifests say it should be now. */
 export async function currentApiMarkdown(): Promise<string> {
-  const loaded = await discoverPlugins({ builtinDir: builtinPluginDir, dirs: [], packages: [] });
-  const registry = buildRegistry(loaded, validateCoreConfig({}));
-  return renderApiMarkdown(buildOpenApiDocument(registry, API_VERSION) as unknown as ApiDocument);
+  return renderApiMarkdown((await builtinOpenApiDocument()) as unknown as ApiDocument);
 }
 
 async function main(): Promise<void> {

@@ -6,12 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { API_VERSION } from '../../kernel/app.js';
-import { validateCoreConfig } from '../../kernel/config.js';
-import { discoverPlugins } from '../../kernel/discover.js';
-import { buildOpenApiDocument } from '../../kernel/openapi.js';
-import { buildRegistry } from '../../kernel/registry.js';
-import { builtinPluginDir } from '../../kernel/server.js';
+import { builtinOpenApiDocument } from '../../kernel/reference/write-api-docs.js';
 
 /** The committed file, in the source tree (this file runs from dist/test/typed-client). */
 export const apiTypesFile = new URL('../../../test/typed-client/api-types.ts', import.meta.url);
@@ -23,13 +18,7 @@ export async function apiTypesOf(document: unknown): Promise<string> {
   return banner + astToString(await openapiTS(document as Parameters<typeof openapiTS>[0]));
 }
 
-/** The document of the built-in plugins with the default configuration, as the service serves it. */
-export async function builtinDocument(): Promise<Record<string, unknown>> {
-  const loaded = await discoverPlugins({ builtinDir: builtinPluginDir, dirs: [], packages: [] });
-  return buildOpenApiDocument(buildRegistry(loaded, validateCoreConfig({})), API_VERSION);
-}
-
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await writeFile(apiTypesFile, await apiTypesOf(await builtinDocument()));
+  await writeFile(apiTypesFile, await apiTypesOf(await builtinOpenApiDocument()));
   process.stdout.write('wrote test/typed-client/api-types.ts\n');
 }
