@@ -134,3 +134,31 @@ export async function startResolver(zone: Zone = {}): Promise<FakeResolver> {
       }),
   };
 }
+
+/** A lookup's answer in presentation form, as the manifest's examples give it. */
+export interface PresentedLookup {
+  readonly name: string;
+  readonly results: readonly { readonly type: string; readonly authenticated: boolean; readonly records: readonly { readonly name: string; readonly type: string; readonly ttl: number; readonly data: string }[] }[];
+}
+
+/**
+ * The zone a resolver must hold for a lookup to answer `expected`: each record turned back from
+ * presentation form into dns-packet data, for the record types the manifest's examples use.
+ */
+export function zoneAnswering(expected: PresentedLookup): Zone {
+  const codes: Record<string, number> = { A: 1, MX: 15, TXT: 16, PTR: 12 };
+  const zone: Zone = {};
+  for (const result of expected.results) {
+    zone[`${expected.name}/${codes[result.type]}`] = {
+      ad: result.authenticated,
+      answers: result.records.map((record) => {
+        const base = { name: record.name, ttl: record.ttl };
+        if (record.type === 'MX') return { ...base, type: 'MX' as const, data: { preference: Number(record.data.split(' ')[0]), exchange: record.data.split(' ')[1]!.replace(/\.$/, '') || '.' } };
+        if (record.type === 'TXT') return { ...base, type: 'TXT' as const, data: [JSON.parse(record.data) as string] };
+        if (record.type === 'A') return { ...base, type: 'A' as const, data: record.data };
+        return { ...base, type: record.type as 'CNAME' | 'PTR', data: record.data.slice(0, -1) };
+      }),
+    };
+  }
+  return zone;
+}

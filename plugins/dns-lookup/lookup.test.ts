@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { invoke, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
-import { startResolver, type FakeResolver, type Zone } from './fake-resolver.js';
+import { startResolver, zoneAnswering, type FakeResolver, type Zone } from './fake-resolver.js';
 import dnsLookup from './index.js';
 
 interface Result {
@@ -285,22 +285,7 @@ describe('dns-lookup.lookup: hostile input', () => {
 describe('dns-lookup.lookup: the manifest examples', () => {
   it('each example is what the handler answers when the resolver holds the example records', async () => {
     for (const example of dnsLookup.operations.lookup.examples) {
-      const expected = example.response as Response;
-      const entries: Zone = {};
-      const codes: Record<string, number> = { A: 1, MX: 15, TXT: 16, PTR: 12 };
-      for (const result of expected.results) {
-        entries[`${expected.name}/${codes[result.type]}`] = {
-          ad: result.authenticated,
-          // Back from presentation form to dns-packet data, for the record types the examples use.
-          answers: result.records.map((record) => {
-            const base = { name: record.name, ttl: record.ttl };
-            if (record.type === 'MX') return { ...base, type: 'MX' as const, data: { preference: Number(record.data.split(' ')[0]), exchange: record.data.split(' ')[1].replace(/\.$/, '') || '.' } };
-            if (record.type === 'TXT') return { ...base, type: 'TXT' as const, data: [JSON.parse(record.data) as string] };
-            if (record.type === 'A') return { ...base, type: 'A' as const, data: record.data };
-            return { ...base, type: record.type as 'CNAME' | 'PTR', data: record.data.slice(0, -1) };
-          }),
-        };
-      }
+      const entries = zoneAnswering(example.response as Response);
       const resolver = await startResolver(entries);
       try {
         const got = await invoke(dnsLookup, 'lookup', example.body, { config: { resolvers: { cloudflare: resolver.url, google: resolver.url } } });
