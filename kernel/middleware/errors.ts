@@ -2,7 +2,7 @@
  * The outermost middleware: sets the headers every answer carries, translates every error into the
  * contract's JSON error body, and writes the one access-log line of the request.
  */
-import { isToolshedError } from '@toolshed/plugin-sdk';
+import { contractFaultOf, isToolshedError } from '@toolshed/plugin-sdk';
 import { describeFailure, type Logger } from '../logger.js';
 import { JSON_TYPE, type KernelContext, type KernelMiddleware } from '../types.js';
 
@@ -23,7 +23,9 @@ function translate(ctx: KernelContext, error: unknown, logger: Logger): void {
   } else {
     ctx.status = 500;
     ctx.body = errorBody('internal_error', 'An internal error occurred; the request id identifies it in the log');
-    logger.error({ requestId: ctx.state.requestId, operation: ctx.state.route?.operation?.operation.id, error: describeFailure(error) }, 'request failed');
+    // A plugin that broke its manifest says where (code, JSON Pointers); nothing of the input.
+    const fault = contractFaultOf(error);
+    logger.error({ requestId: ctx.state.requestId, operation: ctx.state.route?.operation?.operation.id, error: describeFailure(error), ...(fault ? { fault } : {}) }, 'request failed');
   }
   ctx.res.setHeader('Content-Type', JSON_TYPE);
 }

@@ -96,3 +96,37 @@ export function isToolshedError(value: unknown): value is ToolshedError {
     typeof candidate.message === 'string'
   );
 }
+
+/** What broke, in terms safe to log: never a value from the request or the answer. */
+export interface ContractFault {
+  /** The operation, `<group>.<operation>`. */
+  readonly operation: string;
+  /** A 422 code the plugin does not declare. */
+  readonly undeclaredCode?: string;
+  /** JSON Pointers where the handler's answer breaks its response schema (at most 10). */
+  readonly pointers?: readonly string[];
+}
+
+/**
+ * A plugin broke its own manifest: a handler answered outside its response schema, or threw a 422
+ * code its plugin does not declare. The request was fine; the kernel answers 500 and logs `fault`.
+ */
+export class ContractBreach extends Error {
+  /** Marks the error across module copies and worker threads. */
+  readonly isContractBreach = true as const;
+  constructor(readonly fault: ContractFault) {
+    super(
+      fault.undeclaredCode === undefined
+        ? `${fault.operation} returned a response that breaks its schema at ${(fault.pointers ?? []).join(', ')}`
+        : `${fault.operation} threw the undeclared error code "${fault.undeclaredCode}"`,
+    );
+    this.name = 'ContractBreach';
+  }
+}
+
+/** The fault of a {@link ContractBreach} from any copy of the SDK (or carried back from a worker). */
+export function contractFaultOf(value: unknown): ContractFault | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const fault = (value as { fault?: unknown }).fault;
+  return typeof fault === 'object' && fault !== null && typeof (fault as ContractFault).operation === 'string' ? (fault as ContractFault) : undefined;
+}

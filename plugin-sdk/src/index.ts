@@ -23,6 +23,9 @@ export {
   UpstreamError,
   UpstreamTimeoutError,
   ServerBusyError,
+  ContractBreach,
+  contractFaultOf,
+  type ContractFault,
   isToolshedError,
   type ErrorDetail,
 } from './errors.js';

@@ -1,11 +1,12 @@
 /**
  * Turns a manifest into runnable operations: schemas compiled once, defaults filled, input checked,
- * handler called, and a 422 with an undeclared code treated as the bug it is. The kernel serves
+ * handler called, its answer checked against the response schema, and a 422 with an undeclared
+ * code or an answer outside the schema treated as the bug it is (ContractBreach, a 500). The kernel serves
  * these over HTTP; `invoke()` runs the very same pipeline in unit tests.
  */
 import type { TSchema } from 'typebox';
 import type { OperationContext, OperationDefinition, Plugin } from './define.js';
-import { InputError, isToolshedError } from './errors.js';
+import { ContractBreach, InputError, isToolshedError } from './errors.js';
 import { toWireSchema } from './schema-rules.js';
 import { compileSchema, type SchemaValidator } from './validation.js';
 
@@ -45,15 +46,19 @@ export function compileOperation(plugin: Plugin, name: string): CompiledOperatio
     async run(input, context) {
       const filled = body.withDefaults(input);
       if (!body.check(filled)) throw new InputError('The request body does not match the schema', body.problems(filled));
+      let result: unknown;
       try {
-        return await definition.handler(filled, context);
+        result = await definition.handler(filled, context);
       } catch (error) {
         if (isToolshedError(error) && error.status === 422 && !declared.has(error.code)) {
           // A bug in the plugin, not in the request: let the kernel answer 500 and log it.
-          throw new Error(`${id} threw the undeclared error code "${error.code}"`, { cause: error });
+          throw new ContractBreach({ operation: id, undeclaredCode: error.code });
         }
         throw error;
       }
+      // An answer outside its schema (a field too many, a wrong type) is never sent as it is.
+      if (!response.check(result)) throw new ContractBreach({ operation: id, pointers: response.problems(result).slice(0, 10).map((problem) => problem.path) });
+      return result;
     },
     responseProblems: (value) => response.problems(value),
   };

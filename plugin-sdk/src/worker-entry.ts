@@ -6,7 +6,7 @@
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { isToolshedError } from './errors.js';
+import { contractFaultOf, isToolshedError } from './errors.js';
 import type { WorkerMessage, WorkerRequest } from './worker-protocol.js';
 
 const post = (message: WorkerMessage): void => parentPort?.postMessage(message);
@@ -42,7 +42,9 @@ async function answer(request: WorkerRequest): Promise<WorkerMessage> {
       const { status, code, message, details } = error;
       return { kind: 'sdk-error', id: request.id, error: { status, code, message, details: details === undefined ? undefined : [...details] } };
     }
-    return { kind: 'failed', id: request.id, errorName: error instanceof Error ? error.name : typeof error };
+    // A plugin's broken contract travels with its fault (operation, code, pointers: nothing of the input).
+    const fault = contractFaultOf(error);
+    return { kind: 'failed', id: request.id, errorName: error instanceof Error ? error.name : typeof error, ...(fault ? { fault } : {}) };
   }
 }
 

@@ -6,7 +6,7 @@
  * never the event loop that serves everyone else.
  */
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
-import { ServerBusyError, ToolshedError, type ErrorDetail } from './errors.js';
+import { ServerBusyError, ToolshedError, type ContractFault, type ErrorDetail } from './errors.js';
 import type { WorkerMessage, WorkerRequest } from './worker-protocol.js';
 
 /** Why a job gave no answer. */
@@ -31,6 +31,8 @@ export class WorkerJobError extends Error {
     readonly reason: WorkerFailure,
     readonly errorName?: string,
     readonly starved = false,
+    /** With `failed` from a {@link ContractBreach}: what the plugin broke, safe to log. */
+    readonly fault?: ContractFault,
   ) {
     super(`The worker job gave no answer: ${reason}${errorName === undefined ? '' : ` (${errorName})`}`);
     this.name = 'WorkerJobError';
@@ -258,7 +260,7 @@ export class WorkerPool {
         this.release(slot, false);
         if (message.kind === 'result') this.settle(task, undefined, message.value);
         else if (message.kind === 'sdk-error') this.settle(task, rebuild(message.error));
-        else this.settle(task, new WorkerJobError('failed', message.errorName));
+        else this.settle(task, new WorkerJobError('failed', message.errorName, false, message.fault));
       }
     });
     worker.on('error', () => this.crashed(slot));
