@@ -3,6 +3,8 @@
  * folders, plus the configured npm packages. Each manifest is checked with this kernel's SDK; any
  * problem stops the start with a message naming the file. Nothing is skipped silently.
  */
+import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkPlugin, SDK_VERSION, type Plugin } from '@toolshed/plugin-sdk';
@@ -15,6 +17,20 @@ export interface LoadedPlugin {
   readonly source: string;
   /** What `import()` loads it by (a file URL or a package name), so a worker can load it too. */
   readonly specifier: string;
+  /** Where it came from, for the start-up log: built in, an operator folder, or an npm package. */
+  readonly origin: 'built-in' | 'folder' | 'package';
+  /** The `version` of the plugin's package.json, when it has one. */
+  readonly version?: string;
+}
+
+/** The version in a package.json file, or undefined when there is none to read. */
+function versionIn(packageJson: string): string | undefined {
+  try {
+    const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version?: unknown };
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A plugin that cannot be loaded; the message names its file or package. */
@@ -37,10 +53,23 @@ async function importManifest(specifier: string, source: string): Promise<Plugin
   return module.default as Plugin;
 }
 
-/** Loads the plugin folders inside `dir`; each folder's name must equal its manifest's group. */
-async function loadFolder(dir: string): Promise<LoadedPlugin[]> {
+/**
+ * Loads the plugin folders inside `dir`; each folder's name must equal its manifest's group. A
+ * folder that does not exist, or a plugin folder holding TypeScript but no JavaScript, stops the
+ * start: silently skipping either left operators wondering where their plugin went.
+ */
+async function loadFolder(dir: string, origin: 'built-in' | 'folder'): Promise<LoadedPlugin[]> {
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new PluginLoadError(dir, ['the folder does not exist: correct plugins.dirs, or create the folder']);
+  }
   const files = await fg('*/index.{js,mjs}', { cwd: dir, absolute: true, onlyFiles: true });
   files.sort();
+  const compiled = new Set(files.map((file) => path.dirname(file)));
+  for (const source of await fg('*/index.{ts,mts}', { cwd: dir, absolute: true, onlyFiles: true })) {
+    if (!compiled.has(path.dirname(source))) {
+      throw new PluginLoadError(source, ['the plugin is TypeScript only: build it (npm run build, or npx tsc) so that index.js exists next to it']);
+    }
+  }
   const loaded: LoadedPlugin[] = [];
   for (const file of files) {
     const specifier = pathToFileURL(file).href;
@@ -49,9 +78,19 @@ async function loadFolder(dir: string): Promise<LoadedPlugin[]> {
     if (folder !== plugin.group) {
       throw new PluginLoadError(file, [`the folder is named "${folder}" but the group is "${plugin.group}"; they must be equal`]);
     }
-    loaded.push({ plugin, source: file, specifier });
+    loaded.push({ plugin, source: file, specifier, origin, version: versionIn(path.join(path.dirname(file), 'package.json')) });
   }
   return loaded;
+}
+
+/** The version of an installed package, resolved from the kernel's location like its import. */
+function packageVersion(name: string): string | undefined {
+  try {
+    return versionIn(createRequire(import.meta.url).resolve(`${name}/package.json`));
+  } catch {
+    // The package does not export its package.json: no version to show.
+    return undefined;
+  }
 }
 
 /** Where plugins come from. */
@@ -67,11 +106,10 @@ export interface DiscoveryOptions {
 /** Loads every plugin; throws PluginLoadError on the first bad one and on duplicate groups. */
 export async function discoverPlugins(options: DiscoveryOptions): Promise<LoadedPlugin[]> {
   const loaded: LoadedPlugin[] = [];
-  for (const dir of [options.builtinDir, ...options.dirs.map((dir) => path.resolve(dir))]) {
-    loaded.push(...(await loadFolder(dir)));
-  }
+  loaded.push(...(await loadFolder(options.builtinDir, 'built-in')));
+  for (const dir of options.dirs) loaded.push(...(await loadFolder(path.resolve(dir), 'folder')));
   for (const name of options.packages) {
-    loaded.push({ plugin: await importManifest(name, `package ${name}`), source: `package ${name}`, specifier: name });
+    loaded.push({ plugin: await importManifest(name, `package ${name}`), source: `package ${name}`, specifier: name, origin: 'package', version: packageVersion(name) });
   }
   const seen = new Map<string, string>();
   for (const { plugin, source } of loaded) {

@@ -44,6 +44,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
     packages: config.plugins.packages,
   });
   const registry = buildRegistry(loaded, config);
+  // One line per plugin: what was loaded, from where, so nothing is skipped without a word.
+  for (const { plugin, origin, source, version } of loaded) {
+    const where = origin === 'built-in' ? 'built-in' : origin === 'folder' ? `folder ${source}` : source;
+    const enabled = registry.plugins.includes(plugin);
+    logger.info({ group: plugin.group, version: version ?? '-', source: where, operations: Object.keys(plugin.operations).length, enabled }, 'plugin loaded');
+  }
   const warming = performance.now();
   for (const plugin of registry.plugins) await plugin.warm?.();
   logger.info({ plugins: registry.plugins.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');
