@@ -12,15 +12,18 @@ const connections = Number(process.env.LOADTEST_CONNECTIONS ?? 200);
 const soakRequests = Number(process.env.LOADTEST_SOAK ?? 300_000);
 const clients = Number(process.env.LOADTEST_ADDRESSES ?? 150_000);
 
-interface ServerStats { loopP99Ms: number; loopMaxMs: number; rssMb: number; peakRssMb: number; heapMb: number; externalMb: number; threads: number; connections: number; gcMaxMs: number; gcTotalMs: number }
+interface ServerStats { loopP99Ms: number; loopMaxMs: number; rssMb: number; peakRssMb: number; heapMb: number; liveMb: number; externalMb: number; threads: number; connections: number; gcMaxMs: number; gcTotalMs: number }
 /** Where the memory is: the main thread's V8 heap, memory outside it (buffers), live pool workers. */
-const breakdown = (stats: ServerStats) => `heap ${stats.heapMb.toFixed(0)}, external ${stats.externalMb.toFixed(0)} MB, ${stats.threads} workers`;
+const breakdown = (stats: ServerStats) => `heap ${stats.heapMb.toFixed(0)} (live ${stats.liveMb.toFixed(0)}), external ${stats.externalMb.toFixed(0)} MB, ${stats.threads} workers`;
 const rows: [string, string, string, boolean | undefined][] = [];
 const row = (metric: string, target: string, value: string, ok?: boolean) => rows.push([metric, target, value, ok]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function child(script: string, args: string[] = []): ChildProcess {
-  return fork(fileURLToPath(new URL(script, import.meta.url)), args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  // LOADTEST_GC=1 lets the server collect garbage before it reports memory, telling a leak (live
+  // heap grows) from garbage V8 has not collected yet (RSS grows, live heap does not).
+  const execArgv = process.env.LOADTEST_GC === '1' ? ['--expose-gc'] : [];
+  return fork(fileURLToPath(new URL(script, import.meta.url)), args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv });
 }
 function ask<T>(process: ChildProcess, message: string): Promise<T> {
   return new Promise((resolve) => {

@@ -39,10 +39,11 @@ process.on('message', (message: string) => {
     peakRss = process.memoryUsage.rss();
     process.send?.({ ok: true });
   } else if (message === 'stats') {
-    const { rss, heapTotal, external } = process.memoryUsage();
+    (globalThis as { gc?: () => void }).gc?.();
+    const { rss, heapTotal, heapUsed, external } = process.memoryUsage();
     const threads = workerPool().stats().workers;
     service.server.getConnections((_error, connections) => {
-      process.send?.({ loopP99Ms: delay.percentile(99) / 1e6, loopMaxMs: delay.max / 1e6, rssMb: rss / 2 ** 20, peakRssMb: Math.max(peakRss, rss) / 2 ** 20, heapMb: heapTotal / 2 ** 20, externalMb: external / 2 ** 20, threads, connections, gcMaxMs, gcTotalMs });
+      process.send?.({ loopP99Ms: delay.percentile(99) / 1e6, loopMaxMs: delay.max / 1e6, rssMb: rss / 2 ** 20, peakRssMb: Math.max(peakRss, rss) / 2 ** 20, heapMb: heapTotal / 2 ** 20, liveMb: heapUsed / 2 ** 20, externalMb: external / 2 ** 20, threads, connections, gcMaxMs, gcTotalMs });
     });
   }
 });
