@@ -7,6 +7,7 @@ import semver from 'semver';
 import type { Static, TObject, TSchema } from 'typebox';
 import { compileSchema } from './validation.js';
 import { findOpenObjects } from './schema-rules.js';
+import { schemaKeywordProblems } from './schema-keywords.js';
 import { SDK_VERSION } from './version.js';
 
 /** What a handler gets besides its input: never Koa's context, headers or status codes. */
@@ -113,11 +114,36 @@ function schemaProblems(where: string, schema: unknown, mustBeObject: boolean): 
   if (!isRecord(schema)) return [`${where} is not a schema`];
   if (mustBeObject && schema.type !== 'object') return [`${where} must be an object schema (Type.Object)`];
   const problems = findOpenObjects(schema).map((pointer) => `${where} ${pointer} must set additionalProperties`);
+  problems.push(...schemaKeywordProblems(schema).map((problem) => `${where} ${problem}`));
   try {
     compileSchema(schema as TSchema);
   } catch (error) {
     problems.push(`${where} does not compile: ${(error as Error).message}`);
   }
+  return problems;
+}
+
+/**
+ * Every way the examples break the operation's schemas: each body (defaults filled) against the
+ * request schema, each response against the response schema, named by example and JSON Pointer.
+ * Examples are published in the OpenAPI document and tried in the browser page, so a wrong one
+ * misleads every reader.
+ */
+function exampleProblems(where: string, operation: Record<string, unknown>, examples: readonly Record<string, unknown>[]): string[] {
+  let body: ReturnType<typeof compileSchema>;
+  let response: ReturnType<typeof compileSchema>;
+  try {
+    body = compileSchema(operation.body as TSchema);
+    response = compileSchema(operation.response as TSchema);
+  } catch {
+    return []; // The schema problem is reported already.
+  }
+  const problems: string[] = [];
+  examples.forEach((example, index) => {
+    const filled = body.withDefaults(structuredClone(example.body));
+    for (const problem of body.problems(filled)) problems.push(`${where}: example ${index + 1} body ${problem.path || '/'}: ${problem.message}`);
+    for (const problem of response.problems(example.response)) problems.push(`${where}: example ${index + 1} response ${problem.path || '/'}: ${problem.message}`);
+  });
   return problems;
 }
 
@@ -137,7 +163,7 @@ function operationProblems(name: string, operation: unknown): string[] {
   if (!Array.isArray(examples) || examples.length === 0) problems.push(`${where}: at least one example is required`);
   else if (!examples.every((example) => isRecord(example) && isRecord(example.body) && 'response' in example)) {
     problems.push(`${where}: every example needs a body object and a response`);
-  }
+  } else if (problems.length === 0) problems.push(...exampleProblems(where, operation, examples as Record<string, unknown>[]));
   return problems;
 }
 
