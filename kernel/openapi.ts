@@ -28,13 +28,17 @@ const errorSchema = {
   },
 };
 
+const UNPROCESSABLE = 'Valid parameters, but the tool cannot process the input';
+/** The 422 codes the kernel itself may answer for any operation. */
+const KERNEL_422 = "Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget).";
+
 const sharedResponses: Record<string, string> = {
   '400': 'Malformed JSON (invalid_json) or parameters that do not match the schema (validation_failed, with details)',
   '401': 'Invalid or revoked API key (unauthorized)',
   '404': 'Unknown path (not_found)',
   '413': 'Request body larger than 10 MiB (payload_too_large)',
   '415': 'Content-Type or Content-Encoding not supported (unsupported_media_type)',
-  '422': 'Valid parameters, but the tool cannot process the input',
+  '422': `${UNPROCESSABLE}. ${KERNEL_422}`,
   '429': 'Rate limit exceeded (rate_limited); Retry-After says when to retry',
   '502': 'An upstream service failed (upstream_error)',
   '503': 'The service is at a budget (server_busy: worker queue or bytes in flight), or a plugin has no data from its upstream yet (upstream_unavailable); Retry-After says when to retry',
@@ -58,7 +62,9 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
   for (const { path, operation } of registry.operations.values()) {
     const definition = operation.definition;
     const plugin = groups.get(operation.group);
-    const codes = Object.entries(plugin?.errors ?? {});
+    // Only the codes this operation declares (all of the plugin's when it lists none).
+    const pluginCodes = plugin?.errors ?? {};
+    const codes = (definition.errors ?? Object.keys(pluginCodes)).map((code) => [code, pluginCodes[code] ?? ''] as const);
     const example = definition.examples[0];
     const responses: Record<string, unknown> = {
       '200': {
@@ -72,9 +78,8 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
       responses['502'] = { $ref: '#/components/responses/502' };
       responses['504'] = { $ref: '#/components/responses/504' };
     }
-    const description = [definition.description, codes.length > 0 ? `422 codes: ${codes.map(([code, text]) => `\`${code}\` (${text})`).join(', ')}.` : undefined]
-      .filter((part) => part !== undefined)
-      .join('\n\n');
+    if (codes.length > 0) responses['422'] = errorResponse(`${UNPROCESSABLE}: ${codes.map(([code, text]) => `\`${code}\` (${text})`).join('; ')}. ${KERNEL_422}`);
+    const description = definition.description;
     paths[path] = {
       post: {
         operationId: operation.id,

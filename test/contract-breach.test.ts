@@ -39,5 +39,11 @@ describe('a handler that breaks its manifest', () => {
       assert.deepEqual(log.fault, { operation: 'kernel-probe.undeclared', undeclaredCode: 'surprise' });
       assert.ok(!JSON.stringify(log).includes('not declared'), 'the message is not logged');
     });
+
+    it(`treats a plugin's code outside the operation's own errors list as undeclared (${where})`, async () => {
+      const answer = await send(service.url, '/v1/kernel-probe/declared-elsewhere', { body: { text }, headers: { 'Content-Type': 'application/json', 'X-Request-Id': `elsewhere-${text.length}` } });
+      assert.equal(answer.status, 500);
+      assert.deepEqual(logOf(`elsewhere-${text.length}`).fault, { operation: 'kernel-probe.declared-elsewhere', undeclaredCode: 'declared_problem' });
+    });
   }
 });

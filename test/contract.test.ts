@@ -124,6 +124,31 @@ describe('the OpenAPI document', () => {
     assert.ok(compiled > 0);
   });
 
+  it('lists under each operation only the 422 codes that operation declares', () => {
+    const plugins = new Map(service.registry.plugins.map((plugin) => [plugin.group, plugin]));
+    const described = (path: string): string => {
+      const unprocessable = document.paths[path].post.responses as Record<string, { description?: string; $ref?: string }>;
+      // The sentence on the kernel's own 422 codes follows the operation's list; it is not part of it.
+      return (unprocessable['422'].description ?? unprocessable['422'].$ref ?? '').split(' Any operation may also')[0];
+    };
+    // By hand from plugins/base64/codec.ts: encoding cannot fail, decoding has two ways to.
+    assert.equal(described('/v1/base64/encode'), '#/components/responses/422');
+    assert.match(described('/v1/base64/decode'), /^Valid parameters, but the tool cannot process the input: `invalid_base64` \(.+\); `invalid_utf8` \(.+\)\.$/);
+    for (const [path, { operation }] of service.registry.operations) {
+      const codes = Object.keys(plugins.get(operation.group)?.errors ?? {});
+      const own = operation.definition.errors ?? codes;
+      for (const code of codes) assert.equal(described(path).includes(`\`${code}\``), own.includes(code), `${path} ${code}`);
+    }
+  });
+
+  it('has an errors list on every operation of a built-in plugin that has codes and several operations', () => {
+    for (const plugin of service.registry.plugins) {
+      const names = Object.keys(plugin.operations);
+      if (names.length < 2 || Object.keys(plugin.errors ?? {}).length === 0) continue;
+      for (const name of names) assert.ok(plugin.operations[name].errors !== undefined, `${plugin.group}.${name} lists the codes it may throw`);
+    }
+  });
+
   it('declares the optional bearer auth and the shared error responses', () => {
     const components = document.components as { securitySchemes: Record<string, unknown>; responses: Record<string, unknown> };
     assert.deepEqual(components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', description: 'Optional API key (tsk_…); raises the rate limit' });

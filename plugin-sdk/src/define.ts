@@ -51,6 +51,13 @@ export interface OperationDefinition<Body extends TObject = TObject, Response ex
   readonly response: Response;
   /** At least one example; each is replayed against the handler by the contract test. */
   readonly examples: readonly OperationExample<Static<Response>>[];
+  /**
+   * The plugin's 422 codes (keys of its `errors`) this operation may throw. The OpenAPI document
+   * lists only these under the operation, and a handler throwing any other code is a 500 (a bug).
+   * Left out, the operation may throw every code of the plugin; a plugin with one operation needs
+   * no list.
+   */
+  readonly errors?: readonly string[];
   /** True when the handler calls an upstream service and may answer 502/504. */
   readonly upstream?: boolean;
   /**
@@ -147,11 +154,24 @@ function exampleProblems(where: string, operation: Record<string, unknown>, exam
   return problems;
 }
 
-function operationProblems(name: string, operation: unknown): string[] {
+/** Every way an operation's `errors` list is not a list of distinct codes the plugin declares. */
+function errorListProblems(where: string, list: unknown, pluginCodes: unknown): string[] {
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) return [`${where}: errors must be a list of the plugin's error codes`];
+  const known = isRecord(pluginCodes) ? pluginCodes : {};
+  const problems: string[] = [];
+  list.forEach((code, index) => {
+    if (typeof code !== 'string' || !Object.hasOwn(known, code)) problems.push(`${where}: errors[${index}] ${JSON.stringify(code)} is not declared in the plugin's errors`);
+    else if (list.indexOf(code) !== index) problems.push(`${where}: errors lists "${code}" twice`);
+  });
+  return problems;
+}
+
+function operationProblems(name: string, operation: unknown, pluginCodes: unknown): string[] {
   const where = `operation "${name}"`;
   if (!kebabCase.test(name)) return [`${where}: the name must be kebab-case`];
   if (!isRecord(operation)) return [`${where} is not an object`];
-  const problems: string[] = [];
+  const problems: string[] = errorListProblems(where, operation.errors, pluginCodes);
   if (typeof operation.summary !== 'string' || operation.summary === '') problems.push(`${where}: summary is missing`);
   if (typeof operation.handler !== 'function') problems.push(`${where}: handler is not a function`);
   if (operation.offload !== undefined && !['auto', 'always', 'never'].includes(operation.offload as string)) {
@@ -199,7 +219,7 @@ export function checkPlugin(value: unknown, sdkVersion: string = SDK_VERSION): s
   if (value.warm !== undefined && typeof value.warm !== 'function') problems.push('warm must be a function');
   const operations = value.operations;
   if (!isRecord(operations) || Object.keys(operations).length === 0) problems.push('operations must hold at least one operation');
-  else for (const [name, operation] of Object.entries(operations)) problems.push(...operationProblems(name, operation));
+  else for (const [name, operation] of Object.entries(operations)) problems.push(...operationProblems(name, operation, value.errors));
   return problems;
 }
 

@@ -35,7 +35,8 @@ export function compileOperation(plugin: Plugin, name: string): CompiledOperatio
   const id = `${plugin.group}.${name}`;
   const body = compileSchema(definition.body);
   const response = compileSchema(definition.response);
-  const declared = new Set(Object.keys(plugin.errors ?? {}));
+  // The codes this operation may throw: its own list, or every code of the plugin.
+  const declared = new Set(definition.errors ?? Object.keys(plugin.errors ?? {}));
   return {
     id,
     group: plugin.group,

@@ -87,6 +87,29 @@ describe('invoke()', () => {
     await assert.rejects(invoke(plugin, 'surprise', {}), (error: Error) => !isToolshedError(error) && /undeclared error code "not_declared"/.test(error.message));
   });
 
+  it("holds an operation to its own errors list, not every code of the plugin", async () => {
+    const twoCodes = definePlugin({
+      group: 'two-codes',
+      sdk: '^1.0.0',
+      errors: { first: 'The first way to fail', second: 'The second way to fail' },
+      operations: {
+        narrow: defineOperation({
+          summary: 'May throw first only',
+          errors: ['first'],
+          body: Type.Object({ code: Type.String() }, closed),
+          response: Type.Object({}, closed),
+          examples: [{ body: { code: '' }, response: {} }],
+          handler: ({ code }) => {
+            if (code !== '') throw new UnprocessableError(code, code);
+            return {};
+          },
+        }),
+      },
+    });
+    await assert.rejects(invoke(twoCodes, 'narrow', { code: 'first' }), { status: 422, code: 'first' });
+    await assert.rejects(invoke(twoCodes, 'narrow', { code: 'second' }), (error: Error) => !isToolshedError(error) && /undeclared error code "second"/.test(error.message));
+  });
+
   it('refuses an unknown operation name', async () => {
     await assert.rejects(invoke(plugin, 'nope', {}), /sample has no operation "nope"/);
   });
@@ -129,6 +152,17 @@ describe('checkPlugin()', () => {
       'operation "ok": body must be an object schema (Type.Object)',
       'operation "ok": response is not a schema',
       'operation "ok": every example needs a body object and a response',
+    ]);
+  });
+
+  it("names every code in an operation's errors list that the plugin does not declare", () => {
+    const operation = (errors: unknown) => ({ ...plugin.operations.upper, errors });
+    const problems = checkPlugin({ ...plugin, operations: { a: operation(['too_long', 'nope', 'too_long']), b: operation('too_long'), c: operation([7]) } });
+    assert.deepEqual(problems, [
+      'operation "a": errors[1] "nope" is not declared in the plugin\'s errors',
+      'operation "a": errors lists "too_long" twice',
+      "operation \"b\": errors must be a list of the plugin's error codes",
+      'operation "c": errors[0] 7 is not declared in the plugin\'s errors',
     ]);
   });
 

@@ -14,6 +14,7 @@ export default definePlugin({
   operations: {
     encode: defineOperation({
       summary: 'Encode UTF-8 text as Base64',
+      errors: [],
       body: Type.Object(
         {
           text: Type.String({ description: 'Text, encoded as UTF-8 before Base64' }),
@@ -30,6 +31,7 @@ export default definePlugin({
     }),
     decode: defineOperation({
       summary: 'Decode Base64 (either alphabet) to UTF-8 text',
+      errors: ['invalid_base64', 'invalid_utf8'],
       body: Type.Object(
         { base64: Type.String({ description: 'Standard or URL-safe Base64; whitespace and missing padding allowed' }) },
         closed,

@@ -26,6 +26,7 @@ export default definePlugin({
   operations: {
     convert: defineOperation({
       summary: 'Convert a CSS colour to hex, rgb, hsl, hsv, oklch and cmyk',
+      errors: ['invalid_color'],
       description:
         'The colour is trimmed and read case-insensitively. sRGB notations (hex, rgb(), hsl(), hwb(), names) ' +
         'are clamped per channel as CSS does; wider colours (oklch(), lab(), color(display-p3 …)) are ' +
@@ -59,6 +60,7 @@ export default definePlugin({
     }),
     contrast: defineOperation({
       summary: 'WCAG 2.x contrast ratio of a text colour on a background',
+      errors: ['invalid_color'],
       description:
         'A translucent background is first composited over white, then a translucent foreground over the ' +
         'background. `ratio` is rounded down to 2 decimals (as WebAIM shows it); the WCAG thresholds ' +

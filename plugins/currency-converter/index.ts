@@ -37,6 +37,7 @@ export default definePlugin({
   operations: {
     convert: defineOperation({
       summary: 'Convert an amount from one currency into one or more others',
+      errors: ['unknown_currency'],
       description:
         'Codes are ISO 4217, case-insensitive. `rate` has 6 significant digits; `value` is amount × the unrounded rate, to 4 decimals. ' +
         'Results come in the order of `to`; a code repeated in `to` is refused with 400. ' +
@@ -96,6 +97,7 @@ export default definePlugin({
     }),
     rates: defineOperation({
       summary: 'All reference rates for one base currency',
+      errors: ['unknown_currency'],
       description: 'Every currency of the day, EUR included, except the base itself, in code order, each per 1 unit of the base. ' + upstreamNote,
       upstream: true,
       body: Type.Object({ base: Type.String({ pattern: codePattern, default: 'EUR', description: 'Base currency (3 letters, case-insensitive)' }) }, closed),

@@ -16,6 +16,7 @@ export default definePlugin({
   operations: {
     difference: defineOperation({
       summary: 'Days, weeks, calendar years/months/days and workdays between two dates',
+      errors: [],
       description:
         'All counts are non-negative; `direction` is `backward` when end is before start (equal dates are `forward`). ' +
         'The counted days run from start toward end, start included and end excluded (end included with `includeEnd`); ' +
@@ -63,6 +64,7 @@ export default definePlugin({
     }),
     add: defineOperation({
       summary: 'Add days, weeks, months, years or workdays to a date',
+      errors: ['date_out_of_range'],
       description:
         'Months and years clamp to the last day of the target month (2024-01-31 + 1 month = 2024-02-29). Workdays ' +
         'skip Saturdays and Sundays: +n is the n-th Monday–Friday day after the date, −n the n-th before it (from a ' +

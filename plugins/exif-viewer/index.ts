@@ -57,6 +57,7 @@ export default definePlugin({
   operations: {
     read: defineOperation({
       summary: 'List the metadata of an image',
+      errors: ['invalid_base64', 'unsupported_format', 'invalid_image', 'image_too_complex'],
       description:
         'EXIF tags exifr decodes, grouped (camera, capture, location, image, software, author), with dates as written in the file; ' +
         `the count of further EXIF entries; XMP, IPTC and thumbnail presence; JPEG comments and PNG texts (at most ${MAX_ENTRIES} each, values cut to ${MAX_TEXT_CHARS} characters); ` +
@@ -83,6 +84,7 @@ export default definePlugin({
     }),
     strip: defineOperation({
       summary: 'Remove the metadata of an image, keeping the image data and the orientation',
+      errors: ['invalid_base64', 'unsupported_format', 'invalid_image', 'image_too_complex'],
       description:
         'Rewrites JPEG segments, PNG chunks or WebP chunks: image data is copied byte for byte, metadata blocks are dropped, and an orientation other than 1 is kept in a minimal EXIF block.',
       body: Body,

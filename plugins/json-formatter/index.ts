@@ -65,6 +65,7 @@ export default definePlugin({
   operations: {
     format: defineOperation({
       summary: 'Pretty-print JSON text',
+      errors: ['invalid_json_input', 'output_too_large', 'input_too_complex'],
       description:
         'Numbers and strings keep their source text (`1.000`, big integers and escapes are not rewritten); duplicate and ' +
         '`__proto__` members are kept. Empty containers stay `{}` and `[]`; no trailing newline. `stats.depth` counts nested ' +
@@ -115,6 +116,7 @@ export default definePlugin({
     }),
     minify: defineOperation({
       summary: 'Remove all whitespace outside strings',
+      errors: ['invalid_json_input', 'input_too_complex'],
       description: 'Numbers and strings keep their source text; duplicate and `__proto__` members are kept.',
       body: Type.Object({ json: jsonText, sortKeys }, closed),
       response: Type.Object({ json: Type.String() }, closed),
@@ -129,6 +131,7 @@ export default definePlugin({
     }),
     validate: defineOperation({
       summary: 'Check JSON text against RFC 8259',
+      errors: ['input_too_complex'],
       description:
         'Invalid text is a 200 answer with `valid: false` and the first problem, with its 1-based line and column (columns ' +
         'count Unicode code points; lines end at LF, CRLF or CR).',

@@ -54,6 +54,7 @@ export default definePlugin({
   operations: {
     decode: defineOperation({
       summary: 'Decode a JWT without verifying it',
+      errors: ['invalid_token'],
       description: 'Exactly three dot-separated parts. Time claims that are not numbers are left out of `times` and ignored by `status`.',
       body: Type.Object({ token }, closed),
       response: Type.Object(inspection, closed),
@@ -73,6 +74,7 @@ export default definePlugin({
     }),
     verify: defineOperation({
       summary: 'Verify the signature of a JWT',
+      errors: ['invalid_token', 'invalid_key', 'key_mismatch', 'key_not_found', 'unsupported_algorithm'],
       description:
         '`valid` says only whether the signature matches; expiry is in `status`. The key is an HMAC secret, a PEM public ' +
         'key (SPKI or PKCS#1) or X.509 certificate, a JWK, or a JWKS (key chosen by the token\'s kid). A public key is ' +

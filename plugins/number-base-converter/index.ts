@@ -18,6 +18,7 @@ export default definePlugin({
   operations: {
     convert: defineOperation({
       summary: 'Convert an integer of any size between bases',
+      errors: ['invalid_number'],
       description:
         'The value may carry a sign, single separators between digits (space, `_`, `\'`, `,`) and a 0x/0b/0o ' +
         'prefix; with the default base 10 a prefix sets the base, otherwise it must agree with the base ' +
@@ -67,6 +68,7 @@ export default definePlugin({
     }),
     roman: defineOperation({
       summary: 'Roman numerals both ways (1–3999)',
+      errors: ['invalid_roman'],
       description: 'A number gives its canonical numeral; a numeral (any case) gives its number. Non-canonical numerals such as IIII or IC are 422 invalid_roman.',
       body: Type.Object(
         {

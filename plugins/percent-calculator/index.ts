@@ -21,6 +21,7 @@ export default definePlugin({
   operations: {
     of: defineOperation({
       summary: 'percent % of base',
+      errors: ['result_not_finite'],
       description: 'result = percent · base / 100, rounded to 10 decimal places.',
       body: numbers({ percent: Type.Number(), base: Type.Number() }),
       response: result,
@@ -29,6 +30,7 @@ export default definePlugin({
     }),
     ratio: defineOperation({
       summary: 'What percent part is of whole',
+      errors: ['division_by_zero', 'result_not_finite'],
       description: 'result = part / whole · 100, rounded to 10 decimal places; a zero whole is 422 division_by_zero.',
       body: numbers({ part: Type.Number(), whole: Type.Number() }),
       response: result,
@@ -37,6 +39,7 @@ export default definePlugin({
     }),
     base: defineOperation({
       summary: 'The base value of which part is percent %',
+      errors: ['division_by_zero', 'result_not_finite'],
       description: 'result = part · 100 / percent, rounded to 10 decimal places; a zero percent is 422 division_by_zero.',
       body: numbers({
         part: Type.Number({ description: 'The known part' }),
@@ -48,6 +51,7 @@ export default definePlugin({
     }),
     change: defineOperation({
       summary: 'Percentage change from one value to another',
+      errors: ['division_by_zero', 'result_not_finite'],
       description: 'result = (to − from) / |from| · 100, rounded to 10 decimal places; a zero from is 422 division_by_zero.',
       body: numbers({ from: Type.Number(), to: Type.Number() }),
       response: result,
@@ -56,6 +60,7 @@ export default definePlugin({
     }),
     apply: defineOperation({
       summary: 'Add (or, with a negative percent, subtract) a percentage',
+      errors: ['result_not_finite'],
       description: 'result = base · (1 + percent / 100), rounded to 10 decimal places.',
       body: numbers({ base: Type.Number(), percent: Type.Number({ description: 'Negative for discounts' }) }),
       response: result,
@@ -67,6 +72,7 @@ export default definePlugin({
     }),
     vat: defineOperation({
       summary: 'Net, VAT and gross amounts, to the cent',
+      errors: ['result_not_finite'],
       description:
         'The given amount is rounded to cents; the other is computed from it (gross = net · (1 + rate/100), ' +
         'net = gross / (1 + rate/100)) and rounded to cents half away from zero; vat = gross − net exactly.',

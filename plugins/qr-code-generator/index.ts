@@ -109,6 +109,7 @@ export default definePlugin({
   operations: {
     create: defineOperation({
       summary: 'Encode text, a Wi-Fi network, a contact (vCard) or an email (mailto:) as a QR code',
+      errors: ['data_too_long', 'invalid_text'],
       description:
         'wifi: `WIFI:T:<security>;S:<ssid>;P:<password>;H:true;;` with `\\ ; , : "` escaped, P left out when ' +
         'the password is empty, H only when hidden. contact: vCard 3.0 with CRLF line ends, N and FN always ' +
@@ -136,6 +137,7 @@ export default definePlugin({
     }),
     text: defineOperation({
       summary: 'Encode a text or link as a QR code',
+      errors: ['data_too_long', 'invalid_text'],
       body: Type.Object({ text: Type.String({ minLength: 1, description: 'A link or any text' }), ...sharedOptions }, closed),
       response: Type.Object({ svg: Type.String({ description: 'SVG markup (viewBox in modules, no fixed size)' }) }, closed),
       examples: EXAMPLES.text,

@@ -19,6 +19,7 @@ export default definePlugin({
   operations: {
     numbers: defineOperation({
       summary: 'Random integers in [min, max]',
+      errors: ['range_too_small'],
       description: 'Uniform (no modulo bias) over the whole range, which may span ±(2^53 − 1). min > max is a 400.',
       body: Type.Object(
         {
@@ -36,6 +37,7 @@ export default definePlugin({
     }),
     dice: defineOperation({
       summary: 'Roll dice',
+      errors: [],
       body: Type.Object(
         {
           count: Type.Integer({ minimum: 1, maximum: 100, default: 1, description: 'How many dice' }),
@@ -52,6 +54,7 @@ export default definePlugin({
     }),
     coins: defineOperation({
       summary: 'Flip fair coins',
+      errors: [],
       body: Type.Object({ count: Type.Integer({ minimum: 1, maximum: 1000, default: 1, description: 'How many coins' }) }, closed),
       response: Type.Object(
         {
@@ -69,6 +72,7 @@ export default definePlugin({
     }),
     pick: defineOperation({
       summary: 'Draw distinct items (without replacement)',
+      errors: ['not_enough_items', 'output_too_large'],
       description: `Items are drawn by position: a value listed twice can be drawn twice. ${capNote}`,
       body: Type.Object(
         {
@@ -83,6 +87,7 @@ export default definePlugin({
     }),
     shuffle: defineOperation({
       summary: 'Shuffle a list',
+      errors: ['output_too_large'],
       description: `Every order is equally likely (Fisher–Yates). ${capNote}`,
       body: Type.Object({ items: itemList }, closed),
       response: Type.Object({ items: Type.Array(Type.String()) }, closed),
@@ -91,6 +96,7 @@ export default definePlugin({
     }),
     teams: defineOperation({
       summary: 'Split a list into random teams',
+      errors: ['output_too_large'],
       description:
         'The items are shuffled and dealt round-robin: team sizes differ by at most one, the first teams take the ' +
         `extra members, and with fewer items than teams the last teams are empty. ${capNote}`,

@@ -47,6 +47,7 @@ export default definePlugin({
   operations: {
     format: defineOperation({
       summary: 'Format SQL: one clause or item per line, indented',
+      errors: ['invalid_sql', 'input_too_complex'],
       description:
         'Formatting uses sql-formatter; `tsql` is its `transactsql`. keywordCase applies to reserved words and data types; ' +
         'function names and identifiers stay as written. Work runs in a worker thread with a ' +
@@ -86,6 +87,7 @@ export default definePlugin({
     }),
     minify: defineOperation({
       summary: 'Minify SQL to one line without comments',
+      errors: ['invalid_sql'],
       description:
         'Whitespace outside literals collapses to one space (none after `(` or before `,` `;` `)`); comments go, except ' +
         'optimizer hints `/*+ */` and MySQL `/*! */`. Strings, quoted identifiers and dollar-quoted bodies are copied as ' +

@@ -22,6 +22,7 @@ export default definePlugin({
   operations: {
     encode: defineOperation({
       summary: 'Write the UTF-8 bytes of text as numbers',
+      errors: ['invalid_text', 'output_too_large'],
       body: Type.Object(
         {
           text: Type.String({ description: 'Text, encoded as UTF-8' }),
@@ -47,6 +48,7 @@ export default definePlugin({
     }),
     decode: defineOperation({
       summary: 'Read byte numbers back into UTF-8 text',
+      errors: ['invalid_bytes', 'invalid_utf8'],
       description:
         'Separators: space, tab, newline, comma and colon, mixed and repeated. Hex and binary may also come ' +
         'unseparated (pairs / octets); decimal and octal values must be separated.',

@@ -47,6 +47,7 @@ export default definePlugin({
   operations: {
     lines: defineOperation({
       summary: 'Line-by-line diff; a removed line followed by an added one becomes a mod row with word-level parts',
+      errors: ['diff_too_complex', 'output_too_large'],
       description:
         '`\\r\\n` and `\\n` both end a line; `added` counts add and mod rows, `removed` del and mod rows. ' +
         'Large, very different texts answer 422 `diff_too_complex` instead of stalling.',
@@ -93,6 +94,7 @@ export default definePlugin({
     }),
     inline: defineOperation({
       summary: 'Inline diff over words (whitespace kept as its own tokens) or characters (code points)',
+      errors: ['diff_too_complex', 'output_too_large'],
       body: Type.Object(
         { ...texts, granularity: Type.Union([Type.Literal('words'), Type.Literal('chars')], { default: 'words' }) },
         closed,

@@ -25,6 +25,7 @@ export default definePlugin({
   operations: {
     encode: defineOperation({
       summary: 'Percent-encode text as UTF-8',
+      errors: ['invalid_text'],
       description:
         '`component` escapes like `encodeURIComponent` (also `& = ? /`); `full` like `encodeURI`, keeping ' +
         '`; , / ? : @ & = + $ #`. With `spaceAsPlus`, spaces become `+` and a literal `+` becomes `%2B`.',
@@ -52,6 +53,7 @@ export default definePlugin({
     }),
     decode: defineOperation({
       summary: 'Decode percent-escapes as UTF-8',
+      errors: ['invalid_encoding'],
       body: Type.Object(
         {
           text: Type.String({ description: 'Percent-encoded text' }),
@@ -68,6 +70,7 @@ export default definePlugin({
     }),
     parse: defineOperation({
       summary: 'Split an absolute URL into its parts and query parameters',
+      errors: ['invalid_url', 'url_too_long', 'host_too_long', 'output_too_large'],
       description:
         'WHATWG URL parsing; nothing is fetched. `parts` come in the order protocol, username, password, host, ' +
         'hostname, port, origin, path, query, fragment, each only when non-empty, as the URL serialises them. ' +

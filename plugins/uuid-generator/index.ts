@@ -15,6 +15,7 @@ export default definePlugin({
   operations: {
     generate: defineOperation({
       summary: 'Generate UUIDs (v4 random, v7 time-ordered) or ULIDs',
+      errors: [],
       description:
         'v4 comes from `crypto.randomUUID`. v7 (RFC 9562) carries the clock in milliseconds and a 12-bit counter in ' +
         'rand_a (RFC 9562 §6.2 method 1), so the ids of one response are strictly increasing even within one millisecond. ' +
@@ -60,6 +61,7 @@ export default definePlugin({
     }),
     decode: defineOperation({
       summary: 'Decode a UUID or ULID: normalized form, version, variant, timestamp',
+      errors: ['invalid_id'],
       description:
         'Accepts a UUID with or without hyphens, in braces or after `urn:uuid:`, any case; or a ULID. `version` is the ' +
         'four version bits and `variant` the RFC 9562 variant, for every UUID (nil: 0 and NCS; max: 15 and reserved). ' +

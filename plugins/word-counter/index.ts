@@ -39,6 +39,7 @@ export default definePlugin({
   operations: {
     stats: defineOperation({
       summary: 'Count characters (grapheme clusters), words, sentences, paragraphs and lines; reading and speaking time; top words',
+      errors: ['text_too_complex'],
       description:
         'Words are Unicode word segments (Intl.Segmenter), compared in lowercase. Letters in `avgWordLength` and ' +
         '`topWords` are letters and digits (apostrophes, periods and combining marks do not count).',
@@ -94,6 +95,7 @@ export default definePlugin({
     }),
     transform: defineOperation({
       summary: 'Change case, sort, dedupe, trim or reverse text',
+      errors: ['text_too_complex', 'too_many_lines'],
       description:
         'Case changes honour `locale` (`tr`: i → İ); sortAsc/sortDesc use Intl.Collator in `locale` (default `en`). ' +
         '`\\r\\n` and `\\n` both end a line; the output uses `\\n`.',

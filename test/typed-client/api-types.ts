@@ -9,10 +9,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Encode UTF-8 text as Base64
-         * @description 422 codes: `invalid_base64` (The input is not Base64 in the standard or URL-safe alphabet), `invalid_utf8` (The decoded bytes are not valid UTF-8 text).
-         */
+        /** Encode UTF-8 text as Base64 */
         post: operations["base64.encode"];
         delete?: never;
         options?: never;
@@ -29,10 +26,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Decode Base64 (either alphabet) to UTF-8 text
-         * @description 422 codes: `invalid_base64` (The input is not Base64 in the standard or URL-safe alphabet), `invalid_utf8` (The decoded bytes are not valid UTF-8 text).
-         */
+        /** Decode Base64 (either alphabet) to UTF-8 text */
         post: operations["base64.decode"];
         delete?: never;
         options?: never;
@@ -72,8 +66,6 @@ export interface paths {
         /**
          * Convert a CSS colour to hex, rgb, hsl, hsv, oklch and cmyk
          * @description The colour is trimmed and read case-insensitively. sRGB notations (hex, rgb(), hsl(), hwb(), names) are clamped per channel as CSS does; wider colours (oklch(), lab(), color(display-p3 …)) are gamut-mapped into sRGB with the CSS Color 4 algorithm (chroma reduced at constant OKLCh lightness and hue). Rounding: rgb and rgba integers; hsl and hsv whole degrees and percents; oklch lightness 1 decimal %, chroma 4 decimals, hue 2 decimals; cmyk whole percents; alpha 2 decimals, written as ` / a` and as `#rrggbbaa` when below 1. A grey has hue 0. `scale` samples the OKLab ramp white → colour → black at 1/13 … 12/13 (light to dark, the colour opaque, between steps 6 and 7).
-         *
-         *     422 codes: `invalid_color` (The text is not a CSS colour culori can parse (hex, rgb(), hsl(), hwb(), lab(), oklch(), color(), a name …)).
          */
         post: operations["color-converter.convert"];
         delete?: never;
@@ -94,8 +86,6 @@ export interface paths {
         /**
          * WCAG 2.x contrast ratio of a text colour on a background
          * @description A translucent background is first composited over white, then a translucent foreground over the background. `ratio` is rounded down to 2 decimals (as WebAIM shows it); the WCAG thresholds (AA 4.5, AA large 3, AAA 7, AAA large 4.5, UI components 3) are compared on the unrounded ratio.
-         *
-         *     422 codes: `invalid_color` (The text is not a CSS colour culori can parse (hex, rgb(), hsl(), hwb(), lab(), oklch(), color(), a name …)).
          */
         post: operations["color-converter.contrast"];
         delete?: never;
@@ -136,8 +126,6 @@ export interface paths {
         /**
          * Normalize, describe and schedule a cron expression
          * @description Five fields (minute hour day-of-month month day-of-week; `*`, numbers, names, `a-b`, `*\/s`, `a-b/s`, lists) or @yearly @annually @monthly @weekly @daily @midnight @hourly. When day-of-month and day-of-week are both other than `*`, a day matching either one fires (Vixie cron). `nextRuns` are UTC instants strictly after `from` (default: now), up to the end of year 9999. The description is English with 12-hour times or German with 24-hour times.
-         *
-         *     422 codes: `invalid_cron` (The expression is not five standard cron fields or a known macro (six fields, Jenkins H, Quartz ? L W #, @reboot, a value, range or step out of bounds); the message names the field), `impossible_schedule` (The expression is valid but can never fire (such as 0 0 30 2 *, February 30th)).
          */
         post: operations["cron-expression.explain"];
         delete?: never;
@@ -158,8 +146,6 @@ export interface paths {
         /**
          * Convert an amount from one currency into one or more others
          * @description Codes are ISO 4217, case-insensitive. `rate` has 6 significant digits; `value` is amount × the unrounded rate, to 4 decimals. Results come in the order of `to`; a code repeated in `to` is refused with 400. Rates are the ECB euro foreign exchange reference rates (about 30 currencies and EUR, published on TARGET working days around 16:00 CET); cross rates go through EUR. They are fetched on the first request and again in the background once older than `currency.refreshMinutes`; if the feed fails the last good set keeps answering (see `date`). With no rates loaded yet and the feed failing: 503 `upstream_unavailable`. The examples use a fixed test feed of 2024-03-15 (USD 1.0892, JPY 162.17, GBP 0.8552, CHF 0.9627).
-         *
-         *     422 codes: `unknown_currency` (A currency code is not among the currencies of the current reference rates (EUR and the ECB list)).
          */
         post: operations["currency-converter.convert"];
         delete?: never;
@@ -180,8 +166,6 @@ export interface paths {
         /**
          * All reference rates for one base currency
          * @description Every currency of the day, EUR included, except the base itself, in code order, each per 1 unit of the base. Rates are the ECB euro foreign exchange reference rates (about 30 currencies and EUR, published on TARGET working days around 16:00 CET); cross rates go through EUR. They are fetched on the first request and again in the background once older than `currency.refreshMinutes`; if the feed fails the last good set keeps answering (see `date`). With no rates loaded yet and the feed failing: 503 `upstream_unavailable`. The examples use a fixed test feed of 2024-03-15 (USD 1.0892, JPY 162.17, GBP 0.8552, CHF 0.9627).
-         *
-         *     422 codes: `unknown_currency` (A currency code is not among the currencies of the current reference rates (EUR and the ECB list)).
          */
         post: operations["currency-converter.rates"];
         delete?: never;
@@ -202,8 +186,6 @@ export interface paths {
         /**
          * Convert JSON, YAML or CSV text to JSON, YAML or CSV
          * @description auto detects JSON when the text parses as JSON, else CSV when one delimiter (comma, semicolon, tab, pipe) gives every record the same number of fields (more than one), else YAML. Numbers keep their digits; CSV cells stay strings. To CSV: an object is one row, an array of objects is rows under the union of their keys (nested objects flattened with dotted names, arrays as JSON text), an array of arrays is rows without a header. Cells are written as given: values such as `=cmd` are not neutralised against spreadsheet formula injection.
-         *
-         *     422 codes: `invalid_input` (The input is not valid in the named (or detected) format; the message gives line and column where known), `unsupported_input` (The input is valid but cannot be converted: a bare scalar in auto mode, a single value or mixed array to CSV, several YAML documents, a collection as a YAML key, .inf/.nan), `input_too_complex` (The input nests deeper than 1000 levels (256 for YAML), its YAML aliases expand too far, or the conversion ran past its time budget (dataConverter.timeoutMs)), `output_too_large` (The converted text would be longer than 33554432 characters).
          */
         post: operations["data-converter.convert"];
         delete?: never;
@@ -224,8 +206,6 @@ export interface paths {
         /**
          * Days, weeks, calendar years/months/days and workdays between two dates
          * @description All counts are non-negative; `direction` is `backward` when end is before start (equal dates are `forward`). The counted days run from start toward end, start included and end excluded (end included with `includeEnd`); `workdays` counts the Mondays–Fridays among them (public holidays ignored). `years`, `months` and `monthDays` are the calendar difference from the earlier to the later date (one day later with `includeEnd`): earlier + (12·years + months) months, clamped to the month end, + monthDays days = later.
-         *
-         *     422 codes: `date_out_of_range` (The result of /add falls outside the years 0001–9999).
          */
         post: operations["date-calculator.difference"];
         delete?: never;
@@ -246,8 +226,6 @@ export interface paths {
         /**
          * Add days, weeks, months, years or workdays to a date
          * @description Months and years clamp to the last day of the target month (2024-01-31 + 1 month = 2024-02-29). Workdays skip Saturdays and Sundays: +n is the n-th Monday–Friday day after the date, −n the n-th before it (from a Saturday, +1 is the next Monday and −1 the previous Friday); 0 returns the date unchanged. A result outside 0001–9999 is 422 `date_out_of_range`.
-         *
-         *     422 codes: `date_out_of_range` (The result of /add falls outside the years 0001–9999).
          */
         post: operations["date-calculator.add"];
         delete?: never;
@@ -268,8 +246,6 @@ export interface paths {
         /**
          * Look up DNS records of a domain, or the PTR record of an IP address
          * @description One query per requested type, sent in parallel to the chosen DNS-over-HTTPS resolver with the RD and AD bits set. `name` may be a domain (IDNs are converted to punycode), a URL (its host) or an e-mail address (its domain). An IPv4 or IPv6 address is looked up as PTR of its in-addr.arpa / ip6.arpa name, and `types` is then ignored. A resolver that fails answers 502 `upstream_error`; one slower than the configured budget 504 `upstream_timeout`.
-         *
-         *     422 codes: `invalid_domain` (The name is not a valid domain, URL, e-mail address or IP address after normalisation).
          */
         post: operations["dns-lookup.lookup"];
         delete?: never;
@@ -290,8 +266,6 @@ export interface paths {
         /**
          * List the metadata of an image
          * @description EXIF tags exifr decodes, grouped (camera, capture, location, image, software, author), with dates as written in the file; the count of further EXIF entries; XMP, IPTC and thumbnail presence; JPEG comments and PNG texts (at most 64 each, values cut to 2048 characters); and the names of other removable blocks. ImageWidth and ImageHeight come from the image header; hasMetadata is false when nothing but the orientation is there.
-         *
-         *     422 codes: `invalid_base64` (dataBase64 is not valid Base64), `unsupported_format` (The file is not a JPEG, PNG or WebP image (for example GIF or text)), `invalid_image` (The JPEG, PNG or WebP file is malformed or cut short (bad marker or chunk length, wrong PNG CRC, no image data)), `image_too_complex` (The image was not processed within 5000 ms or needed more memory than a request may use).
          */
         post: operations["exif-viewer.read"];
         delete?: never;
@@ -312,8 +286,6 @@ export interface paths {
         /**
          * Remove the metadata of an image, keeping the image data and the orientation
          * @description Rewrites JPEG segments, PNG chunks or WebP chunks: image data is copied byte for byte, metadata blocks are dropped, and an orientation other than 1 is kept in a minimal EXIF block.
-         *
-         *     422 codes: `invalid_base64` (dataBase64 is not valid Base64), `unsupported_format` (The file is not a JPEG, PNG or WebP image (for example GIF or text)), `invalid_image` (The JPEG, PNG or WebP file is malformed or cut short (bad marker or chunk length, wrong PNG CRC, no image data)), `image_too_complex` (The image was not processed within 5000 ms or needed more memory than a request may use).
          */
         post: operations["exif-viewer.strip"];
         delete?: never;
@@ -334,8 +306,6 @@ export interface paths {
         /**
          * Hash UTF-8 text or Base64 data with one or more algorithms
          * @description Give exactly one of `text` and `dataBase64`; both or neither is a 400 naming both fields.
-         *
-         *     422 codes: `invalid_base64` (dataBase64 is not valid Base64).
          */
         post: operations["hash-generator.hash"];
         delete?: never;
@@ -356,8 +326,6 @@ export interface paths {
         /**
          * Pretty-print JSON text
          * @description Numbers and strings keep their source text (`1.000`, big integers and escapes are not rewritten); duplicate and `__proto__` members are kept. Empty containers stay `{}` and `[]`; no trailing newline. `stats.depth` counts nested containers (a scalar 0, `{}` 1); `stats.keys` counts members at every level.
-         *
-         *     422 codes: `invalid_json_input` (The text is not valid JSON (RFC 8259); the message gives line and column), `output_too_large` (The formatted text would be longer than 32 Mi characters (deep nesting multiplies indentation)), `input_too_complex` (The text did not finish within the time budget (jsonFormatter.timeoutMs, 2 s) or needed more memory than a request may use).
          */
         post: operations["json-formatter.format"];
         delete?: never;
@@ -378,8 +346,6 @@ export interface paths {
         /**
          * Remove all whitespace outside strings
          * @description Numbers and strings keep their source text; duplicate and `__proto__` members are kept.
-         *
-         *     422 codes: `invalid_json_input` (The text is not valid JSON (RFC 8259); the message gives line and column), `output_too_large` (The formatted text would be longer than 32 Mi characters (deep nesting multiplies indentation)), `input_too_complex` (The text did not finish within the time budget (jsonFormatter.timeoutMs, 2 s) or needed more memory than a request may use).
          */
         post: operations["json-formatter.minify"];
         delete?: never;
@@ -400,8 +366,6 @@ export interface paths {
         /**
          * Check JSON text against RFC 8259
          * @description Invalid text is a 200 answer with `valid: false` and the first problem, with its 1-based line and column (columns count Unicode code points; lines end at LF, CRLF or CR).
-         *
-         *     422 codes: `invalid_json_input` (The text is not valid JSON (RFC 8259); the message gives line and column), `output_too_large` (The formatted text would be longer than 32 Mi characters (deep nesting multiplies indentation)), `input_too_complex` (The text did not finish within the time budget (jsonFormatter.timeoutMs, 2 s) or needed more memory than a request may use).
          */
         post: operations["json-formatter.validate"];
         delete?: never;
@@ -422,8 +386,6 @@ export interface paths {
         /**
          * Decode a JWT without verifying it
          * @description Exactly three dot-separated parts. Time claims that are not numbers are left out of `times` and ignored by `status`.
-         *
-         *     422 codes: `invalid_token` (The token is not a compact JWS of three base64url parts whose header and payload are JSON objects (a 5-part JWE included)), `invalid_key` (The key cannot be read: not a secret, PEM public key, certificate, JWK or JWKS; or a private key; or an RSA key under 2048 bits), `key_mismatch` (The key's type does not fit the token's algorithm (a public key offered for HS*, an EC key for RS256, a JWK meant for another alg)), `key_not_found` (The JWKS has no key with the token's kid), `unsupported_algorithm` (The token names an algorithm jose does not verify (other than none)).
          */
         post: operations["jwt-decoder.decode"];
         delete?: never;
@@ -444,8 +406,6 @@ export interface paths {
         /**
          * Verify the signature of a JWT
          * @description `valid` says only whether the signature matches; expiry is in `status`. The key is an HMAC secret, a PEM public key (SPKI or PKCS#1) or X.509 certificate, a JWK, or a JWKS (key chosen by the token's kid). A public key is never used as an HMAC secret. `alg: none` gives valid false.
-         *
-         *     422 codes: `invalid_token` (The token is not a compact JWS of three base64url parts whose header and payload are JSON objects (a 5-part JWE included)), `invalid_key` (The key cannot be read: not a secret, PEM public key, certificate, JWK or JWKS; or a private key; or an RSA key under 2048 bits), `key_mismatch` (The key's type does not fit the token's algorithm (a public key offered for HS*, an EC key for RS256, a JWK meant for another alg)), `key_not_found` (The JWKS has no key with the token's kid), `unsupported_algorithm` (The token names an algorithm jose does not verify (other than none)).
          */
         post: operations["jwt-decoder.verify"];
         delete?: never;
@@ -486,8 +446,6 @@ export interface paths {
         /**
          * Convert an integer of any size between bases
          * @description The value may carry a sign, single separators between digits (space, `_`, `'`, `,`) and a 0x/0b/0o prefix; with the default base 10 a prefix sets the base, otherwise it must agree with the base (unless its letter is a digit of that base, as "0b" is in base 16). `twosComplement` gives the w-bit pattern in hex for −2^(w−1) ≤ value ≤ 2^w − 1, else null.
-         *
-         *     422 codes: `invalid_number` (The value is not an integer in the given base (a digit outside the base, a misplaced separator, or a prefix that contradicts the base)), `invalid_roman` (The text is not a canonical Roman numeral from I to MMMCMXCIX).
          */
         post: operations["number-base-converter.convert"];
         delete?: never;
@@ -508,8 +466,6 @@ export interface paths {
         /**
          * Roman numerals both ways (1–3999)
          * @description A number gives its canonical numeral; a numeral (any case) gives its number. Non-canonical numerals such as IIII or IC are 422 invalid_roman.
-         *
-         *     422 codes: `invalid_number` (The value is not an integer in the given base (a digit outside the base, a misplaced separator, or a prefix that contradicts the base)), `invalid_roman` (The text is not a canonical Roman numeral from I to MMMCMXCIX).
          */
         post: operations["number-base-converter.roman"];
         delete?: never;
@@ -570,8 +526,6 @@ export interface paths {
         /**
          * percent % of base
          * @description result = percent · base / 100, rounded to 10 decimal places.
-         *
-         *     422 codes: `division_by_zero` (The operation would divide by a zero whole, percent or starting value), `result_not_finite` (The result is too large for a double-precision number).
          */
         post: operations["percent-calculator.of"];
         delete?: never;
@@ -592,8 +546,6 @@ export interface paths {
         /**
          * What percent part is of whole
          * @description result = part / whole · 100, rounded to 10 decimal places; a zero whole is 422 division_by_zero.
-         *
-         *     422 codes: `division_by_zero` (The operation would divide by a zero whole, percent or starting value), `result_not_finite` (The result is too large for a double-precision number).
          */
         post: operations["percent-calculator.ratio"];
         delete?: never;
@@ -614,8 +566,6 @@ export interface paths {
         /**
          * The base value of which part is percent %
          * @description result = part · 100 / percent, rounded to 10 decimal places; a zero percent is 422 division_by_zero.
-         *
-         *     422 codes: `division_by_zero` (The operation would divide by a zero whole, percent or starting value), `result_not_finite` (The result is too large for a double-precision number).
          */
         post: operations["percent-calculator.base"];
         delete?: never;
@@ -636,8 +586,6 @@ export interface paths {
         /**
          * Percentage change from one value to another
          * @description result = (to − from) / |from| · 100, rounded to 10 decimal places; a zero from is 422 division_by_zero.
-         *
-         *     422 codes: `division_by_zero` (The operation would divide by a zero whole, percent or starting value), `result_not_finite` (The result is too large for a double-precision number).
          */
         post: operations["percent-calculator.change"];
         delete?: never;
@@ -658,8 +606,6 @@ export interface paths {
         /**
          * Add (or, with a negative percent, subtract) a percentage
          * @description result = base · (1 + percent / 100), rounded to 10 decimal places.
-         *
-         *     422 codes: `division_by_zero` (The operation would divide by a zero whole, percent or starting value), `result_not_finite` (The result is too large for a double-precision number).
          */
         post: operations["percent-calculator.apply"];
         delete?: never;
@@ -680,8 +626,6 @@ export interface paths {
         /**
          * Net, VAT and gross amounts, to the cent
          * @description The given amount is rounded to cents; the other is computed from it (gross = net · (1 + rate/100), net = gross / (1 + rate/100)) and rounded to cents half away from zero; vat = gross − net exactly.
-         *
-         *     422 codes: `division_by_zero` (The operation would divide by a zero whole, percent or starting value), `result_not_finite` (The result is too large for a double-precision number).
          */
         post: operations["percent-calculator.vat"];
         delete?: never;
@@ -702,8 +646,6 @@ export interface paths {
         /**
          * Encode text, a Wi-Fi network, a contact (vCard) or an email (mailto:) as a QR code
          * @description wifi: `WIFI:T:<security>;S:<ssid>;P:<password>;H:true;;` with `\ ; , : "` escaped, P left out when the password is empty, H only when hidden. contact: vCard 3.0 with CRLF line ends, N and FN always (FN from the names, else organization, email, phone or website) and only the other fields given. email: `mailto:` with subject and body percent-encoded (space is %20). Colours: any CSS colour; an unreadable one is 400 on /dark or /light.
-         *
-         *     422 codes: `data_too_long` (The payload does not fit in the largest QR code (version 40) at the chosen error correction), `invalid_text` (A text field contains a lone UTF-16 surrogate, which has no UTF-8 encoding).
          */
         post: operations["qr-code-generator.create"];
         delete?: never;
@@ -721,10 +663,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Encode a text or link as a QR code
-         * @description 422 codes: `data_too_long` (The payload does not fit in the largest QR code (version 40) at the chosen error correction), `invalid_text` (A text field contains a lone UTF-16 surrogate, which has no UTF-8 encoding).
-         */
+        /** Encode a text or link as a QR code */
         post: operations["qr-code-generator.text"];
         delete?: never;
         options?: never;
@@ -744,8 +683,6 @@ export interface paths {
         /**
          * Random integers in [min, max]
          * @description Uniform (no modulo bias) over the whole range, which may span ±(2^53 − 1). min > max is a 400.
-         *
-         *     422 codes: `range_too_small` (unique numbers were asked for, but the range holds fewer than count), `not_enough_items` (count is greater than the number of items to pick from), `output_too_large` (The response would exceed 1000000 characters).
          */
         post: operations["random-generator.numbers"];
         delete?: never;
@@ -763,10 +700,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Roll dice
-         * @description 422 codes: `range_too_small` (unique numbers were asked for, but the range holds fewer than count), `not_enough_items` (count is greater than the number of items to pick from), `output_too_large` (The response would exceed 1000000 characters).
-         */
+        /** Roll dice */
         post: operations["random-generator.dice"];
         delete?: never;
         options?: never;
@@ -783,10 +717,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Flip fair coins
-         * @description 422 codes: `range_too_small` (unique numbers were asked for, but the range holds fewer than count), `not_enough_items` (count is greater than the number of items to pick from), `output_too_large` (The response would exceed 1000000 characters).
-         */
+        /** Flip fair coins */
         post: operations["random-generator.coins"];
         delete?: never;
         options?: never;
@@ -806,8 +737,6 @@ export interface paths {
         /**
          * Draw distinct items (without replacement)
          * @description Items are drawn by position: a value listed twice can be drawn twice. Responses above 1000000 characters of item text (plus 3 per item) are refused with 422 output_too_large.
-         *
-         *     422 codes: `range_too_small` (unique numbers were asked for, but the range holds fewer than count), `not_enough_items` (count is greater than the number of items to pick from), `output_too_large` (The response would exceed 1000000 characters).
          */
         post: operations["random-generator.pick"];
         delete?: never;
@@ -828,8 +757,6 @@ export interface paths {
         /**
          * Shuffle a list
          * @description Every order is equally likely (Fisher–Yates). Responses above 1000000 characters of item text (plus 3 per item) are refused with 422 output_too_large.
-         *
-         *     422 codes: `range_too_small` (unique numbers were asked for, but the range holds fewer than count), `not_enough_items` (count is greater than the number of items to pick from), `output_too_large` (The response would exceed 1000000 characters).
          */
         post: operations["random-generator.shuffle"];
         delete?: never;
@@ -850,8 +777,6 @@ export interface paths {
         /**
          * Split a list into random teams
          * @description The items are shuffled and dealt round-robin: team sizes differ by at most one, the first teams take the extra members, and with fewer items than teams the last teams are empty. Responses above 1000000 characters of item text (plus 3 per item) are refused with 422 output_too_large.
-         *
-         *     422 codes: `range_too_small` (unique numbers were asked for, but the range holds fewer than count), `not_enough_items` (count is greater than the number of items to pick from), `output_too_large` (The response would exceed 1000000 characters).
          */
         post: operations["random-generator.teams"];
         delete?: never;
@@ -872,8 +797,6 @@ export interface paths {
         /**
          * Run a regular expression over a text
          * @description JavaScript semantics (flags d, g, i, m, s, u, v, y). Without `g` at most one match. `replaced` is present only when `replacement` is given; it supports $1, $<name>, $& and the other JavaScript patterns.
-         *
-         *     422 codes: `invalid_regex` (The pattern or the flags are not a valid JavaScript regular expression), `regex_timeout` (The pattern ran longer than the time budget (catastrophic backtracking)), `output_too_large` (The matches or the replaced text would make the answer too large), `regex_too_complex` (The pattern needs more backtracking stack than the text allows (a repeated group over megabytes)).
          */
         post: operations["regex-tester.test"];
         delete?: never;
@@ -894,8 +817,6 @@ export interface paths {
         /**
          * Turn text into a URL slug
          * @description Transliterates to ASCII (`german`: ä→ae, ö→oe, ü→ue, ß→ss; otherwise accents are dropped, ä→a), replaces everything but letters and digits with single separators, and cuts at the last separator within `maxLength` (a first word longer than the limit is cut hard). Camel case is not split. Text with nothing sluggable gives "".
-         *
-         *     422 codes: `text_too_long` (The text is longer than 100000 characters).
          */
         post: operations["slug-generator.slugify"];
         delete?: never;
@@ -916,8 +837,6 @@ export interface paths {
         /**
          * Format SQL: one clause or item per line, indented
          * @description Formatting uses sql-formatter; `tsql` is its `transactsql`. keywordCase applies to reserved words and data types; function names and identifiers stay as written. Work runs in a worker thread with a 2000 ms budget; past it the answer is 422 `input_too_complex`.
-         *
-         *     422 codes: `invalid_sql` (The SQL cannot be parsed (message gives line and column), or /minify met an unterminated string, quoted identifier or comment), `input_too_complex` (Formatting did not finish within its time budget, or the SQL is nested too deeply to format).
          */
         post: operations["sql-formatter.format"];
         delete?: never;
@@ -938,8 +857,6 @@ export interface paths {
         /**
          * Minify SQL to one line without comments
          * @description Whitespace outside literals collapses to one space (none after `(` or before `,` `;` `)`); comments go, except optimizer hints `/*+ *\/` and MySQL `/*! *\/`. Strings, quoted identifiers and dollar-quoted bodies are copied as written. Nested block comments count (PostgreSQL); backslash escapes only in E'…' strings.
-         *
-         *     422 codes: `invalid_sql` (The SQL cannot be parsed (message gives line and column), or /minify met an unterminated string, quoted identifier or comment), `input_too_complex` (Formatting did not finish within its time budget, or the SQL is nested too deeply to format).
          */
         post: operations["sql-formatter.minify"];
         delete?: never;
@@ -960,8 +877,6 @@ export interface paths {
         /**
          * Describe an IPv4 network and optionally split it into smaller subnets
          * @description Host bits in the address are allowed and echoed as `address`; `type` and `class` describe that address. Octets are 0–255 without leading zeros. `reverseDns` is the in-addr.arpa zone on the nearest octet boundary at or above the prefix (the full PTR name for a /32).
-         *
-         *     422 codes: `invalid_address` (The address is not "a.b.c.d/prefix" or "a.b.c.d netmask" with a dotted-quad IPv4 address), `invalid_netmask` (The prefix is not 0–32, or the netmask is malformed or not contiguous), `invalid_split` (splitPrefix is smaller than the prefix of the network to split).
          */
         post: operations["subnet-calculator.calculate"];
         delete?: never;
@@ -979,10 +894,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Write the UTF-8 bytes of text as numbers
-         * @description 422 codes: `invalid_text` (The text contains a lone UTF-16 surrogate, which has no UTF-8 encoding), `output_too_large` (The encoded bytes would be longer than 33554432 characters), `invalid_bytes` (A character is neither a digit of the format nor a separator, hex or binary digits are not whole bytes, or a value is over 255), `invalid_utf8` (The bytes are not valid UTF-8 text).
-         */
+        /** Write the UTF-8 bytes of text as numbers */
         post: operations["text-converter.encode"];
         delete?: never;
         options?: never;
@@ -1002,8 +914,6 @@ export interface paths {
         /**
          * Read byte numbers back into UTF-8 text
          * @description Separators: space, tab, newline, comma and colon, mixed and repeated. Hex and binary may also come unseparated (pairs / octets); decimal and octal values must be separated.
-         *
-         *     422 codes: `invalid_text` (The text contains a lone UTF-16 surrogate, which has no UTF-8 encoding), `output_too_large` (The encoded bytes would be longer than 33554432 characters), `invalid_bytes` (A character is neither a digit of the format nor a separator, hex or binary digits are not whole bytes, or a value is over 255), `invalid_utf8` (The bytes are not valid UTF-8 text).
          */
         post: operations["text-converter.decode"];
         delete?: never;
@@ -1024,8 +934,6 @@ export interface paths {
         /**
          * Line-by-line diff; a removed line followed by an added one becomes a mod row with word-level parts
          * @description `\r\n` and `\n` both end a line; `added` counts add and mod rows, `removed` del and mod rows. Large, very different texts answer 422 `diff_too_complex` instead of stalling.
-         *
-         *     422 codes: `diff_too_complex` (The texts differ in too many places to compare within the work budget of one request), `output_too_large` (The diff would have more than 100,000 rows or 500,000 parts).
          */
         post: operations["text-diff.lines"];
         delete?: never;
@@ -1043,10 +951,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Inline diff over words (whitespace kept as its own tokens) or characters (code points)
-         * @description 422 codes: `diff_too_complex` (The texts differ in too many places to compare within the work budget of one request), `output_too_large` (The diff would have more than 100,000 rows or 500,000 parts).
-         */
+        /** Inline diff over words (whitespace kept as its own tokens) or characters (code points) */
         post: operations["text-diff.inline"];
         delete?: never;
         options?: never;
@@ -1066,8 +971,6 @@ export interface paths {
         /**
          * Convert a Unix timestamp or a date string to ISO 8601, RFC 2822, local time, Unix units and relative text
          * @description A number or a string of digits is a Unix timestamp; with `unit` `auto` its magnitude picks the unit (|n| < 1e11 s, < 1e14 ms, < 1e17 µs, else ns). Digit strings are exact at any size; a fractional number is taken as the decimal it is written as. Other strings: ISO 8601 (`2024-03-15`, `2024-03-15T12:00[:00[.fraction]]` with `Z` or an offset) or RFC 2822 (`Fri, 15 Mar 2024 12:00:00 +0000`). Omitted input is now. `unix` values are rounded toward negative infinity; `relative` counts whole units of the largest unit that fits, from the clock (mean Gregorian months and years).
-         *
-         *     422 codes: `invalid_date` (The input string is neither an integer nor a date in the accepted ISO 8601 or RFC 2822 forms, or names a date or time that does not exist), `date_out_of_range` (The time lies outside ±8.64e15 ms around 1970 (-271821-04-20 to +275760-09-13), the range of a JavaScript date).
          */
         post: operations["timestamp-converter.convert"];
         delete?: never;
@@ -1099,8 +1002,6 @@ export interface paths {
          *     - data: `bit` (bit), `b` (B), `kb` (kB), `mb` (MB), `gb` (GB), `tb` (TB), `pb` (PB), `kib` (KiB), `mib` (MiB), `gib` (GiB), `tib` (TiB), `pib` (PiB)
          *     - pressure: `pa` (Pa), `hpa` (hPa), `kpa` (kPa), `mpa` (MPa), `bar` (bar), `mbar` (mbar), `atm` (atm), `psi` (psi), `torr` (Torr), `mmhg` (mmHg)
          *     - energy: `j` (J), `kj` (kJ), `mj` (MJ), `wh` (W·h), `kwh` (kW·h), `cal` (cal), `kcal` (kcal), `btu` (Btu), `ev` (eV)
-         *
-         *     422 codes: `result_not_finite` (A converted value is beyond the range of a double (about 1.8e308)), `below_absolute_zero` (The temperature is below absolute zero (0 K)).
          */
         post: operations["unit-converter.convert"];
         delete?: never;
@@ -1121,8 +1022,6 @@ export interface paths {
         /**
          * Percent-encode text as UTF-8
          * @description `component` escapes like `encodeURIComponent` (also `& = ? /`); `full` like `encodeURI`, keeping `; , / ? : @ & = + $ #`. With `spaceAsPlus`, spaces become `+` and a literal `+` becomes `%2B`.
-         *
-         *     422 codes: `invalid_text` (The text contains a lone UTF-16 surrogate, which has no UTF-8 encoding), `invalid_encoding` (A "%" is not followed by two hex digits, or the escapes are not valid UTF-8), `invalid_url` (The text is not an absolute URL under the WHATWG URL Standard), `url_too_long` (The URL is longer than 2097152 characters (Chromium's limit)), `host_too_long` (The host of an http(s), ws(s), ftp or file URL is longer than 4096 characters), `output_too_large` (The query has more than 10000 parameters).
          */
         post: operations["url-encoder.encode"];
         delete?: never;
@@ -1140,10 +1039,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Decode percent-escapes as UTF-8
-         * @description 422 codes: `invalid_text` (The text contains a lone UTF-16 surrogate, which has no UTF-8 encoding), `invalid_encoding` (A "%" is not followed by two hex digits, or the escapes are not valid UTF-8), `invalid_url` (The text is not an absolute URL under the WHATWG URL Standard), `url_too_long` (The URL is longer than 2097152 characters (Chromium's limit)), `host_too_long` (The host of an http(s), ws(s), ftp or file URL is longer than 4096 characters), `output_too_large` (The query has more than 10000 parameters).
-         */
+        /** Decode percent-escapes as UTF-8 */
         post: operations["url-encoder.decode"];
         delete?: never;
         options?: never;
@@ -1163,8 +1059,6 @@ export interface paths {
         /**
          * Split an absolute URL into its parts and query parameters
          * @description WHATWG URL parsing; nothing is fetched. `parts` come in the order protocol, username, password, host, hostname, port, origin, path, query, fragment, each only when non-empty, as the URL serialises them. `params` are the query parameters in order, decoded, duplicates kept. URLs up to 2 MiB, hosts up to 4096 characters, queries up to 10000 parameters.
-         *
-         *     422 codes: `invalid_text` (The text contains a lone UTF-16 surrogate, which has no UTF-8 encoding), `invalid_encoding` (A "%" is not followed by two hex digits, or the escapes are not valid UTF-8), `invalid_url` (The text is not an absolute URL under the WHATWG URL Standard), `url_too_long` (The URL is longer than 2097152 characters (Chromium's limit)), `host_too_long` (The host of an http(s), ws(s), ftp or file URL is longer than 4096 characters), `output_too_large` (The query has more than 10000 parameters).
          */
         post: operations["url-encoder.parse"];
         delete?: never;
@@ -1185,8 +1079,6 @@ export interface paths {
         /**
          * Generate UUIDs (v4 random, v7 time-ordered) or ULIDs
          * @description v4 comes from `crypto.randomUUID`. v7 (RFC 9562) carries the clock in milliseconds and a 12-bit counter in rand_a (RFC 9562 §6.2 method 1), so the ids of one response are strictly increasing even within one millisecond. ULIDs come from a monotonic factory and are strictly increasing too. `uppercase` applies to every type (ULIDs are lowercase without it); `hyphens` and `braces` apply to UUIDs only.
-         *
-         *     422 codes: `invalid_id` (The id is neither a UUID (32 hex digits, optionally hyphenated 8-4-4-4-12, in braces or after urn:uuid:) nor a ULID (26 Crockford Base32 characters whose timestamp fits 48 bits)).
          */
         post: operations["uuid-generator.generate"];
         delete?: never;
@@ -1207,8 +1099,6 @@ export interface paths {
         /**
          * Decode a UUID or ULID: normalized form, version, variant, timestamp
          * @description Accepts a UUID with or without hyphens, in braces or after `urn:uuid:`, any case; or a ULID. `version` is the four version bits and `variant` the RFC 9562 variant, for every UUID (nil: 0 and NCS; max: 15 and reserved). `timestamp` (ISO 8601, millisecond precision, rounded down) is given for RFC 9562 versions 1, 6 and 7 and for ULIDs. A ULID has no version or variant.
-         *
-         *     422 codes: `invalid_id` (The id is neither a UUID (32 hex digits, optionally hyphenated 8-4-4-4-12, in braces or after urn:uuid:) nor a ULID (26 Crockford Base32 characters whose timestamp fits 48 bits)).
          */
         post: operations["uuid-generator.decode"];
         delete?: never;
@@ -1229,8 +1119,6 @@ export interface paths {
         /**
          * Count characters (grapheme clusters), words, sentences, paragraphs and lines; reading and speaking time; top words
          * @description Words are Unicode word segments (Intl.Segmenter), compared in lowercase. Letters in `avgWordLength` and `topWords` are letters and digits (apostrophes, periods and combining marks do not count).
-         *
-         *     422 codes: `text_too_complex` (The text needs more full Unicode segmentation than one request may use (very long texts in scripts without spaces)), `too_many_lines` (sortAsc and sortDesc sort at most 200,000 different lines).
          */
         post: operations["word-counter.stats"];
         delete?: never;
@@ -1251,8 +1139,6 @@ export interface paths {
         /**
          * Change case, sort, dedupe, trim or reverse text
          * @description Case changes honour `locale` (`tr`: i → İ); sortAsc/sortDesc use Intl.Collator in `locale` (default `en`). `\r\n` and `\n` both end a line; the output uses `\n`.
-         *
-         *     422 codes: `text_too_complex` (The text needs more full Unicode segmentation than one request may use (very long texts in scripts without spaces)), `too_many_lines` (sortAsc and sortDesc sort at most 200,000 different lines).
          */
         post: operations["word-counter.transform"];
         delete?: never;
@@ -1325,7 +1211,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Valid parameters, but the tool cannot process the input */
+        /** @description Valid parameters, but the tool cannot process the input. Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
         422: {
             headers: {
                 [name: string]: unknown;
@@ -1466,7 +1352,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_base64` (The input is not Base64 in the standard or URL-safe alphabet); `invalid_utf8` (The decoded bytes are not valid UTF-8 text). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -1608,7 +1502,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_color` (The text is not a CSS colour culori can parse (hex, rgb(), hsl(), hwb(), lab(), oklch(), color(), a name …)). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -1672,7 +1574,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_color` (The text is not a CSS colour culori can parse (hex, rgb(), hsl(), hwb(), lab(), oklch(), color(), a name …)). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -1829,7 +1739,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_cron` (The expression is not five standard cron fields or a known macro (six fields, Jenkins H, Quartz ? L W #, @reboot, a value, range or step out of bounds); the message names the field); `impossible_schedule` (The expression is valid but can never fire (such as 0 0 30 2 *, February 30th)). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -1914,7 +1832,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `unknown_currency` (A currency code is not among the currencies of the current reference rates (EUR and the ECB list)). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             502: components["responses"]["502"];
             503: components["responses"]["503"];
@@ -1978,7 +1904,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `unknown_currency` (A currency code is not among the currencies of the current reference rates (EUR and the ECB list)). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             502: components["responses"]["502"];
             503: components["responses"]["503"];
@@ -2056,7 +1990,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_input` (The input is not valid in the named (or detected) format; the message gives line and column where known); `unsupported_input` (The input is valid but cannot be converted: a bare scalar in auto mode, a single value or mixed array to CSV, several YAML documents, a collection as a YAML key, .inf/.nan); `input_too_complex` (The input nests deeper than 1000 levels (256 for YAML), its YAML aliases expand too far, or the conversion ran past its time budget (dataConverter.timeoutMs)); `output_too_large` (The converted text would be longer than 33554432 characters). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -2193,7 +2135,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `date_out_of_range` (The result of /add falls outside the years 0001–9999). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -2299,7 +2249,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_domain` (The name is not a valid domain, URL, e-mail address or IP address after normalisation). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             502: components["responses"]["502"];
             503: components["responses"]["503"];
@@ -2434,7 +2392,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_base64` (dataBase64 is not valid Base64); `unsupported_format` (The file is not a JPEG, PNG or WebP image (for example GIF or text)); `invalid_image` (The JPEG, PNG or WebP file is malformed or cut short (bad marker or chunk length, wrong PNG CRC, no image data)); `image_too_complex` (The image was not processed within 5000 ms or needed more memory than a request may use). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -2483,7 +2449,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_base64` (dataBase64 is not valid Base64); `unsupported_format` (The file is not a JPEG, PNG or WebP image (for example GIF or text)); `invalid_image` (The JPEG, PNG or WebP file is malformed or cut short (bad marker or chunk length, wrong PNG CRC, no image data)); `image_too_complex` (The image was not processed within 5000 ms or needed more memory than a request may use). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -2550,7 +2524,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_base64` (dataBase64 is not valid Base64). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -2618,7 +2600,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_json_input` (The text is not valid JSON (RFC 8259); the message gives line and column); `output_too_large` (The formatted text would be longer than 32 Mi characters (deep nesting multiplies indentation)); `input_too_complex` (The text did not finish within the time budget (jsonFormatter.timeoutMs, 2 s) or needed more memory than a request may use). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -2665,7 +2655,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_json_input` (The text is not valid JSON (RFC 8259); the message gives line and column); `input_too_complex` (The text did not finish within the time budget (jsonFormatter.timeoutMs, 2 s) or needed more memory than a request may use). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -2712,7 +2710,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `input_too_complex` (The text did not finish within the time budget (jsonFormatter.timeoutMs, 2 s) or needed more memory than a request may use). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -2782,7 +2788,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_token` (The token is not a compact JWS of three base64url parts whose header and payload are JSON objects (a 5-part JWE included)). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -2861,7 +2875,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_token` (The token is not a compact JWS of three base64url parts whose header and payload are JSON objects (a 5-part JWE included)); `invalid_key` (The key cannot be read: not a secret, PEM public key, certificate, JWK or JWKS; or a private key; or an RSA key under 2048 bits); `key_mismatch` (The key's type does not fit the token's algorithm (a public key offered for HS*, an EC key for RS256, a JWK meant for another alg)); `key_not_found` (The JWKS has no key with the token's kid); `unsupported_algorithm` (The token names an algorithm jose does not verify (other than none)). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -3003,7 +3025,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_number` (The value is not an integer in the given base (a digit outside the base, a misplaced separator, or a prefix that contradicts the base)). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -3046,7 +3076,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_roman` (The text is not a canonical Roman numeral from I to MMMCMXCIX). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -3257,7 +3295,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `result_not_finite` (The result is too large for a double-precision number). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -3300,7 +3346,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `division_by_zero` (The operation would divide by a zero whole, percent or starting value); `result_not_finite` (The result is too large for a double-precision number). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -3345,7 +3399,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `division_by_zero` (The operation would divide by a zero whole, percent or starting value); `result_not_finite` (The result is too large for a double-precision number). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -3388,7 +3450,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `division_by_zero` (The operation would divide by a zero whole, percent or starting value); `result_not_finite` (The result is too large for a double-precision number). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -3432,7 +3502,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `result_not_finite` (The result is too large for a double-precision number). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -3485,7 +3563,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `result_not_finite` (The result is too large for a double-precision number). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -3626,7 +3712,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `data_too_long` (The payload does not fit in the largest QR code (version 40) at the chosen error correction); `invalid_text` (A text field contains a lone UTF-16 surrogate, which has no UTF-8 encoding). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -3689,7 +3783,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `data_too_long` (The payload does not fit in the largest QR code (version 40) at the chosen error correction); `invalid_text` (A text field contains a lone UTF-16 surrogate, which has no UTF-8 encoding). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -3758,7 +3860,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `range_too_small` (unique numbers were asked for, but the range holds fewer than count). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -3915,7 +4025,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `not_enough_items` (count is greater than the number of items to pick from); `output_too_large` (The response would exceed 1000000 characters). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -3961,7 +4079,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `output_too_large` (The response would exceed 1000000 characters). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -4014,7 +4140,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `output_too_large` (The response would exceed 1000000 characters). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -4106,7 +4240,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_regex` (The pattern or the flags are not a valid JavaScript regular expression); `regex_timeout` (The pattern ran longer than the time budget (catastrophic backtracking)); `output_too_large` (The matches or the replaced text would make the answer too large); `regex_too_complex` (The pattern needs more backtracking stack than the text allows (a repeated group over megabytes)). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -4168,7 +4310,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `text_too_long` (The text is longer than 100000 characters). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -4225,7 +4375,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_sql` (The SQL cannot be parsed (message gives line and column), or /minify met an unterminated string, quoted identifier or comment); `input_too_complex` (Formatting did not finish within its time budget, or the SQL is nested too deeply to format). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -4267,7 +4425,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_sql` (The SQL cannot be parsed (message gives line and column), or /minify met an unterminated string, quoted identifier or comment). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -4392,7 +4558,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_address` (The address is not "a.b.c.d/prefix" or "a.b.c.d netmask" with a dotted-quad IPv4 address); `invalid_netmask` (The prefix is not 0–32, or the netmask is malformed or not contiguous); `invalid_split` (splitPrefix is smaller than the prefix of the network to split). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -4452,7 +4626,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_text` (The text contains a lone UTF-16 surrogate, which has no UTF-8 encoding); `output_too_large` (The encoded bytes would be longer than 33554432 characters). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -4499,7 +4681,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_bytes` (A character is neither a digit of the format nor a separator, hex or binary digits are not whole bytes, or a value is over 255); `invalid_utf8` (The bytes are not valid UTF-8 text). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -4641,7 +4831,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `diff_too_complex` (The texts differ in too many places to compare within the work budget of one request); `output_too_large` (The diff would have more than 100,000 rows or 500,000 parts). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -4719,7 +4917,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `diff_too_complex` (The texts differ in too many places to compare within the work budget of one request); `output_too_large` (The diff would have more than 100,000 rows or 500,000 parts). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -4825,7 +5031,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_date` (The input string is neither an integer nor a date in the accepted ISO 8601 or RFC 2822 forms, or names a date or time that does not exist); `date_out_of_range` (The time lies outside ±8.64e15 ms around 1970 (-271821-04-20 to +275760-09-13), the range of a JavaScript date). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -4900,7 +5114,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `result_not_finite` (A converted value is beyond the range of a double (about 1.8e308)); `below_absolute_zero` (The temperature is below absolute zero (0 K)). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -4952,7 +5174,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_text` (The text contains a lone UTF-16 surrogate, which has no UTF-8 encoding). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -4999,7 +5229,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_encoding` (A "%" is not followed by two hex digits, or the escapes are not valid UTF-8). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -5104,7 +5342,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_url` (The text is not an absolute URL under the WHATWG URL Standard); `url_too_long` (The URL is longer than 2097152 characters (Chromium's limit)); `host_too_long` (The host of an http(s), ws(s), ftp or file URL is longer than 4096 characters); `output_too_large` (The query has more than 10000 parameters). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -5226,7 +5472,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `invalid_id` (The id is neither a UUID (32 hex digits, optionally hyphenated 8-4-4-4-12, in braces or after urn:uuid:) nor a ULID (26 Crockford Base32 characters whose timestamp fits 48 bits)). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -5321,7 +5575,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `text_too_complex` (The text needs more full Unicode segmentation than one request may use (very long texts in scripts without spaces)). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };
@@ -5365,7 +5627,15 @@ export interface operations {
             404: components["responses"]["404"];
             413: components["responses"]["413"];
             415: components["responses"]["415"];
-            422: components["responses"]["422"];
+            /** @description Valid parameters, but the tool cannot process the input: `text_too_complex` (The text needs more full Unicode segmentation than one request may use (very long texts in scripts without spaces)); `too_many_lines` (sortAsc and sortDesc sort at most 200,000 different lines). Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
         };

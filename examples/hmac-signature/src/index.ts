@@ -24,6 +24,7 @@ export default definePlugin({
   operations: {
     sign: defineOperation({
       summary: 'Sign a message with HMAC',
+      errors: ['invalid_encoding'],
       body: Type.Object(
         { ...signed, encoding: Type.Enum([...SIGNATURE_ENCODINGS], { default: 'hex', description: 'How to write the signature' }) },
         closed,
@@ -44,6 +45,7 @@ export default definePlugin({
     }),
     verify: defineOperation({
       summary: 'Check an HMAC signature, in constant time',
+      errors: ['invalid_encoding'],
       description: 'Hex digits may be in either case. Only the full signature is valid: a truncated one answers `valid: false`.',
       body: Type.Object(
         {
