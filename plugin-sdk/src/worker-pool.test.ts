@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { getPriority } from 'node:os';
+import { dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { isToolshedError } from './errors.js';
 import { UnprocessableError } from './errors.js';
-import { isWorkerJobError, WorkerJobError, workerRefusal, WorkerPool, type WorkerFailure } from './worker-pool.js';
+import { configureWorkerPool, isWorkerJobError, WorkerJobError, workerPool, workerRefusal, WorkerPool, type WorkerFailure } from './worker-pool.js';
 
 const jobs = new URL('./fixtures/worker-jobs.js', import.meta.url);
 const pools: WorkerPool[] = [];
@@ -149,5 +152,27 @@ describe('workerRefusal', () => {
     assert.equal(workerRefusal(failed, refusals), failed);
     const sdk = new UnprocessableError('own', 'own');
     assert.equal(workerRefusal(sdk, refusals), sdk);
+  });
+});
+
+describe('the process-wide pool', () => {
+  it('is one pool for every copy of the SDK in the process, sized by the kernel', async () => {
+    // A folder plugin with its own node_modules loads its own copy of the SDK; a copy of this build
+    // next to it (so it resolves the same dependencies) stands in for one.
+    const here = dirname(fileURLToPath(import.meta.url));
+    const copy = await mkdtemp(`${dirname(here)}/dist-copy-`);
+    try {
+      await cp(here, copy, { recursive: true, filter: (source) => source === here || !source.endsWith('.map') });
+      const other = (await import(pathToFileURL(`${copy}/worker-pool.js`).href)) as typeof import('./worker-pool.js');
+      configureWorkerPool({ workers: 1, maxQueue: 3 });
+      assert.notEqual(other.WorkerPool, WorkerPool, 'the copy is a module instance of its own');
+      assert.equal(other.workerPool(), workerPool());
+      assert.equal(other.workerPool().options.maxQueue, 3);
+      assert.equal(await other.runInWorker(jobs, 'add', [1, 2], { deadlineMs: 60_000 }), 3);
+      assert.equal(workerPool().stats().completed, 1, 'the job ran on the kernel-sized pool');
+    } finally {
+      await workerPool().close();
+      await rm(copy, { recursive: true, force: true });
+    }
   });
 });

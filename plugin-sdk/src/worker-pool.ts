@@ -334,12 +334,20 @@ function rebuild(error: { status: number; code: string; message: string; details
 }
 
 const defaults: WorkerPoolOptions = { workers: 2, memoryMb: 512, maxQueue: 64, idleMs: 30_000 };
-let shared: WorkerPool | undefined;
+
+/**
+ * The process-wide pool lives on `globalThis`, not in this module: a folder plugin with its own
+ * node_modules loads its own copy of the SDK, and would otherwise get a second pool of default size
+ * that ignores the operator's `workers.*` budgets. The key names the major version, whose
+ * `run()` contract every copy shares.
+ */
+const SHARED_POOL = Symbol.for('@toolshed/plugin-sdk@1:workerPool');
+const holder = globalThis as { [SHARED_POOL]?: WorkerPool };
 
 /** Sizes the process-wide pool (the kernel calls this at start-up); ends the current one's idle workers. */
 export function configureWorkerPool(options: Partial<WorkerPoolOptions>): void {
-  const previous = shared;
-  shared = new WorkerPool({ ...defaults, ...options });
+  const previous = holder[SHARED_POOL];
+  holder[SHARED_POOL] = new WorkerPool({ ...defaults, ...options });
   void previous?.close();
 }
 
@@ -351,7 +359,7 @@ function inheritedOptions(): WorkerPoolOptions | undefined {
 
 /** The process-wide pool (in a pool worker: that worker's own one-thread pool). */
 export function workerPool(): WorkerPool {
-  return (shared ??= new WorkerPool(inheritedOptions() ?? defaults));
+  return (holder[SHARED_POOL] ??= new WorkerPool(inheritedOptions() ?? defaults));
 }
 
 /**
