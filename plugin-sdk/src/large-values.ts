@@ -34,11 +34,23 @@ type Filler = (value: unknown) => unknown;
 const fillers = new WeakMap<object, Filler>();
 const keep: Filler = (value) => value;
 
-/** A copy of a default: objects and arrays are cloned so no request can change another's default. */
-function defaultOf(schema: Node): unknown {
-  const value = schema.default;
-  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+/**
+ * A copy of a JSON value (a schema's default): objects and arrays are copied so no request can
+ * change another's default. By hand, because structuredClone costs microseconds per request.
+ */
+function copyJson(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson);
+  const copy: Node = {};
+  for (const key of Object.keys(value)) copy[key] = copyJson((value as Node)[key]);
+  return copy;
 }
+
+function defaultOf(schema: Node): unknown {
+  return copyJson(schema.default);
+}
+
+const branchesOf = (schema: Node): unknown[] => ['anyOf', 'oneOf', 'allOf'].flatMap((key) => (Array.isArray(schema[key]) ? (schema[key] as unknown[]) : []));
 
 /** Builds, once per schema, a function that fills defaults in place where the schema has any. */
 function fillerFor(schema: unknown): Filler {
@@ -46,9 +58,13 @@ function fillerFor(schema: unknown): Filler {
   const cached = fillers.get(schema);
   if (cached) return cached;
   let filler: Filler;
-  if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf) || Array.isArray(schema.allOf)) {
+  const branches = branchesOf(schema);
+  if (branches.some(hasDefaults)) {
     // Unions choose a branch by the value; TypeBox knows how, and union values are small.
     filler = (value) => Default(schema as TSchema, value === undefined && 'default' in schema ? defaultOf(schema) : value);
+  } else if (branches.length > 0) {
+    // A union of branches without defaults of their own (literals, say) only has its own default to fill.
+    filler = (value) => (value === undefined ? defaultOf(schema) : value);
   } else {
     const properties = isNode(schema.properties)
       ? Object.entries(schema.properties).filter(([, property]) => hasDefaults(property)).map(([name, property]) => [name, fillerFor(property)] as const)

@@ -194,4 +194,23 @@ describe('schemas', () => {
     ]);
     assert.equal(validator.check({ u: 'x', e: 'p', n: 1 }), true);
   });
+
+  it('fills defaults with copies, in unions as in plain fields', () => {
+    const validator = compileSchema(
+      Type.Object(
+        {
+          list: Type.Array(Type.String(), { default: ['a', 'b'] }),
+          nested: Type.Object({ deep: Type.Array(Type.Integer()) }, { ...closed, default: { deep: [1] } }),
+          mode: Type.Union([Type.Literal('x'), Type.Literal('y')], { default: 'y' }),
+          shape: Type.Union([Type.Object({ kind: Type.Literal('dot'), size: Type.Integer({ default: 2 }) }, closed), Type.Literal('none')], { default: 'none' }),
+        },
+        closed,
+      ),
+    );
+    const first = validator.withDefaults({}) as { list: string[]; nested: { deep: number[] } };
+    assert.deepEqual(first, { list: ['a', 'b'], nested: { deep: [1] }, mode: 'y', shape: 'none' });
+    first.list.push('c');
+    first.nested.deep.push(2);
+    assert.deepEqual(validator.withDefaults({ mode: 'x', shape: { kind: 'dot' } }), { list: ['a', 'b'], nested: { deep: [1] }, mode: 'x', shape: { kind: 'dot', size: 2 } });
+  });
 });

@@ -2,7 +2,7 @@
  * General categories the text transforms need, one byte per code point, built once from the
  * regular-expression engine's Unicode data. A table lookup per code point keeps a 10 MB text cheap.
  */
-import { codePoints } from './grapheme-classes.js';
+import { forEachCodePoint, scannedCodePoints } from './grapheme-classes.js';
 
 /** Not a letter, digit or mark. */
 export const NONE = 0;
@@ -19,19 +19,20 @@ export const MARK = 5;
 
 let table: Uint8Array | undefined;
 
+/** The categories in the order of the pattern's groups; they are disjoint, so one pass finds them all. */
+const GROUPS = [UPPER, LOWER, CASELESS, NUMBER, MARK] as const;
+const CATEGORY_RUNS = /([\p{Lu}\p{Lt}]+)|(\p{Ll}+)|([\p{Lm}\p{Lo}]+)|(\p{N}+)|(\p{M}+)/gu;
+
 /** The category of every code point (lone surrogates are NONE). */
 export function categoryTable(): Uint8Array {
   if (table !== undefined) return table;
   const entries = new Uint8Array(0x110000);
-  const all = codePoints(0, 0x10ffff);
-  const steps: [RegExp, number][] = [
-    [/[\p{Lu}\p{Lt}]/gu, UPPER],
-    [/\p{Ll}/gu, LOWER],
-    [/[\p{Lm}\p{Lo}]/gu, CASELESS],
-    [/\p{N}/gu, NUMBER],
-    [/\p{M}/gu, MARK],
-  ];
-  for (const [pattern, category] of steps) for (const match of all.matchAll(pattern)) entries[match[0].codePointAt(0)!] = category;
+  for (const match of scannedCodePoints().matchAll(CATEGORY_RUNS)) {
+    const category = GROUPS[match.findIndex((group, index) => index > 0 && group !== undefined) - 1]!;
+    forEachCodePoint(match[0], (cp) => {
+      entries[cp] = category;
+    });
+  }
   table = entries;
   return entries;
 }
