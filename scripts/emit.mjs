@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 import fg from 'fast-glob';
 
-const ignore = ['**/*.test.ts', '**/*.d.ts', '**/fixtures/**'];
+const ignore = ['**/*.test.ts', '**/*.d.ts', '**/fixtures/**', 'plugin-sdk/src/typebox.ts'];
 const options = { format: 'esm', platform: 'node', target: 'node20', sourcemap: 'linked', logLevel: 'warning' };
 const trees = [
   { outdir: 'plugin-sdk/dist', outbase: 'plugin-sdk/src', patterns: ['plugin-sdk/src/**/*.ts'] },
@@ -17,5 +17,6 @@ for (const tree of trees) {
   const entryPoints = await fg(tree.patterns, { ignore });
   await build({ ...options, entryPoints, outdir: tree.outdir, outbase: tree.outbase, tsconfig: 'tsconfig.base.json' });
 }
+await import('./bundle-typebox.mjs');
 // tsc -b must not take these files for its own output: without its build info it rebuilds in full.
 await Promise.all(['tsconfig.tsbuildinfo', 'plugin-sdk/tsconfig.tsbuildinfo', 'dist/tsconfig.tsbuildinfo'].map((file) => rm(file, { force: true })));

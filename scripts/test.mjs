@@ -8,6 +8,8 @@ const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const steps = [
   ['lint', [npx, 'eslint', '.']],
   ['typecheck and build', [npx, 'tsc', '-b']],
+  // The tests run on what ships: the SDK's TypeBox as one bundle.
+  ['bundle TypeBox', [process.execPath, 'scripts/bundle-typebox.mjs']],
   ['tests', [npx, 'c8', '--check-coverage=false', 'node', 'scripts/run-tests.mjs']],
   // Thresholds and the kernel/SDK scope come from .c8rc.json.
   ['coverage of kernel/ and plugin-sdk/', [npx, 'c8', 'check-coverage']],

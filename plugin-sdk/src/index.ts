@@ -2,7 +2,7 @@
  * @toolshed/plugin-sdk: everything a Toolshed plugin needs, and the only module it imports from
  * Toolshed. See docs/writing-a-plugin.md.
  */
-export { default as Type } from 'typebox';
+export { Type } from './typebox.js';
 export type { Static, TSchema, TObject } from 'typebox';
 export { SDK_VERSION } from './version.js';
 export {

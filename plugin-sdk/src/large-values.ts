@@ -5,7 +5,7 @@
  * defaults, and long arrays are described item by item with a compiled check, stopping early.
  */
 import type { TSchema } from 'typebox';
-import { Default } from 'typebox/value';
+import { Default } from './typebox.js';
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);

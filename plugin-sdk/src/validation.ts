@@ -4,12 +4,11 @@
  * plugin's unit tests go through exactly what a real request goes through.
  */
 import type { TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
-import { Settings } from 'typebox/system';
 import type { ErrorDetail } from './errors.js';
 import { fillDefaults, LONG_ARRAY, withoutLongArrays, type LongArray } from './large-values.js';
 import { resolveSchemaPointer } from './schema-rules.js';
+import { Compile, Settings } from './typebox.js';
 
 export { LONG_ARRAY };
 
