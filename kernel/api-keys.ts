@@ -2,7 +2,7 @@
  * API keys: `tsk_` + 32 base62 characters (about 190 bits). The configuration holds only their
  * SHA-256 digests, so a leaked config file leaks no key, and a lookup never compares raw secrets.
  */
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 
 const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const KEY_PREFIX = 'tsk_';
@@ -16,7 +16,8 @@ export function generateApiKey(): string {
 
 /** The lowercase hex SHA-256 of a key, as the configuration stores it. */
 export function digestApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // The one-shot hash() costs a third of createHash().update().digest(): it is on every keyed request.
+  return hash('sha256', key, 'hex');
 }
 
 /** Digest → key name, from the configured keys. */

@@ -3,6 +3,7 @@
  * contract's JSON error body, and writes the one access-log line of the request.
  */
 import { contractFaultOf, isToolshedError } from '@toolshed/plugin-sdk';
+import { accessLogger } from '../access-log.js';
 import { describeFailure, type Logger } from '../logger.js';
 import { JSON_TYPE, type KernelContext, type KernelMiddleware } from '../types.js';
 
@@ -31,6 +32,7 @@ function translate(ctx: KernelContext, error: unknown, logger: Logger): void {
 }
 
 export function errors(logger: Logger): KernelMiddleware {
+  const writeAccessLine = accessLogger(logger);
   return async function errorsAndAccessLog(ctx, next) {
     const started = performance.now();
     const res = ctx.res;
@@ -43,17 +45,14 @@ export function errors(logger: Logger): KernelMiddleware {
     } catch (error) {
       translate(ctx, error, logger);
     }
-    logger.info(
-      {
-        requestId: ctx.state.requestId,
-        operation: ctx.state.route?.operation?.operation.id,
-        method: ctx.method,
-        status: ctx.status,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        ip: ctx.ip,
-        key: ctx.state.apiKey,
-      },
-      'request',
-    );
+    writeAccessLine({
+      requestId: ctx.state.requestId,
+      operation: ctx.state.route?.operation?.operation.id,
+      method: ctx.method,
+      status: ctx.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      ip: ctx.ip,
+      key: ctx.state.apiKey,
+    });
   };
 }

@@ -29,12 +29,14 @@ export function rateLimit(options: RateLimitOptions): KernelMiddleware {
     const apiKey = ctx.state.apiKey;
     const max = apiKey === undefined ? options.anonymousMax : options.apiKeyMax;
     const key = apiKey === undefined ? `ip:${clientKey(ctx.ip)}` : `key:${apiKey}`;
-    const result = await store.hit(key, max, windowMs);
+    const hit = store.hit(key, max, windowMs);
+    const result = 'then' in hit ? await hit : hit;
     // Never 0 (clients would retry at once), never past the window.
     const reset = String(Math.min(windowSeconds, Math.max(1, Math.ceil(result.resetMs / 1000))));
-    ctx.set('RateLimit-Limit', String(result.total));
-    ctx.set('RateLimit-Remaining', String(result.remaining));
-    ctx.set('RateLimit-Reset', reset);
+    const res = ctx.res;
+    res.setHeader('RateLimit-Limit', String(result.total));
+    res.setHeader('RateLimit-Remaining', String(result.remaining));
+    res.setHeader('RateLimit-Reset', reset);
     if (!result.admitted) throw new HttpError(429, 'rate_limited', `Rate limit exceeded; retry in ${reset} s`, { 'Retry-After': reset });
     await next();
   };

@@ -65,7 +65,7 @@ export function createMemoryHitStore(windowMs: number): HitStore {
   const timer = setInterval(() => windows.rotate(), windowMs);
   timer.unref();
   return {
-    async hit(key, max, window) {
+    hit(key, max, window) {
       const now = Date.now();
       let entry = windows.get(key);
       if (entry === undefined || entry.endsAt <= now) entry = { count: 0, endsAt: now + window };
