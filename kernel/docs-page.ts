@@ -67,12 +67,12 @@ export function docsAssets(): ReadonlyMap<string, Asset> {
 
 /** Answers GET/HEAD of the page's files and redirects `/` to it; everything else goes on. */
 export function docsPage(assets: ReadonlyMap<string, Asset> = docsAssets()): KernelMiddleware {
-  return async function serveDocs(ctx, next) {
+  return function serveDocs(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/' || ctx.path === '/docs/') {
       ctx.status = 302;
       ctx.res.setHeader('Location', '/docs');
-      return;
+      return undefined;
     }
     const asset = assets.get(ctx.path);
     if (asset === undefined) return next();
@@ -81,5 +81,6 @@ export function docsPage(assets: ReadonlyMap<string, Asset> = docsAssets()): Ker
     // The files change only with the package: let the browser keep them for an hour.
     if (ctx.path !== '/docs') ctx.res.setHeader('Cache-Control', 'public, max-age=3600');
     ctx.body = asset.body;
+    return undefined;
   };
 }

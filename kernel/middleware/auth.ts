@@ -13,7 +13,7 @@ const bearer = /^Bearer +([\x21-\x7e]{1,512})$/i;
 const challenge = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
 
 export function identify(keys: ReadonlyMap<string, string>): KernelMiddleware {
-  return async function identifyClient(ctx, next) {
+  return function identifyClient(ctx, next) {
     const header = ctx.req.headers.authorization;
     if (header !== undefined && ctx.state.route?.public !== true) {
       const token = bearer.exec(header)?.[1];
@@ -24,13 +24,13 @@ export function identify(keys: ReadonlyMap<string, string>): KernelMiddleware {
         ctx.state.authFailure = new HttpError(401, 'unauthorized', message, challenge);
       }
     }
-    await next();
+    return next();
   };
 }
 
 export function refuseBadCredentials(): KernelMiddleware {
-  return async function refuse(ctx, next) {
+  return function refuse(ctx, next) {
     if (ctx.state.authFailure !== undefined) throw ctx.state.authFailure;
-    await next();
+    return next();
   };
 }

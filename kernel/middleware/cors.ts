@@ -6,7 +6,7 @@
 import type { KernelMiddleware } from '../types.js';
 
 export function corsPreflight(): KernelMiddleware {
-  return async function answerPreflight(ctx, next) {
+  return function answerPreflight(ctx, next) {
     if (ctx.method !== 'OPTIONS' || ctx.req.headers['access-control-request-method'] === undefined) return next();
     ctx.status = 204;
     ctx.set({
@@ -14,5 +14,6 @@ export function corsPreflight(): KernelMiddleware {
       'Access-Control-Allow-Headers': 'Content-Type',
       'Access-Control-Max-Age': '600',
     });
+    return undefined; // answered: nothing further runs
   };
 }

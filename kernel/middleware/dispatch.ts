@@ -75,15 +75,18 @@ async function runOffloaded(ctx: KernelContext, registered: RegisteredOperation,
   }
 }
 
-/** Sets the answer, holding its bytes against the sending budget until the response is done. */
-function answer(ctx: KernelContext, body: string | Uint8Array, limits: DispatchLimits): void {
+/**
+ * Sets the answer and returns the bytes it holds against the sending budget (given back when the
+ * response closes).
+ */
+function answer(ctx: KernelContext, body: string | Uint8Array, limits: DispatchLimits): number {
   // A string's UTF-8 size is at most three bytes per code unit; count exactly only near the cap.
   const bytes = typeof body === 'string' ? (body.length * 3 <= limits.maxAnswerBytes ? body.length : Buffer.byteLength(body)) : body.byteLength;
   if (bytes > limits.maxAnswerBytes) throw tooLarge(bytes, limits.maxAnswerBytes);
   if (!limits.sending.tryTake(bytes)) throw budgetSpent('sending', false);
-  ctx.res.once('close', () => limits.sending.give(bytes));
   ctx.res.setHeader('Content-Type', JSON_TYPE);
   ctx.body = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return bytes;
 }
 
 export function dispatch(limits: DispatchLimits, now: () => Date = () => new Date()): KernelMiddleware {
@@ -103,14 +106,19 @@ export function dispatch(limits: DispatchLimits, now: () => Date = () => new Dat
     const registered = route.operation!;
     const bytes = await readJsonBytes(ctx.req, limits.bodyLimit, limits.reading);
     const held = bytes.length;
-    ctx.res.once('close', () => limits.reading.give(held));
+    let sent = 0;
+    // One listener gives back both budgets: the body read and the answer sent.
+    ctx.res.once('close', () => {
+      limits.reading.give(held);
+      if (sent > 0) limits.sending.give(sent);
+    });
     const offload = registered.offload === 'always' || (registered.offload === 'auto' && held > limits.offloadBytes);
     // While the answers being sent already fill their budget, a large request is refused before its work, not after.
     if (offload && limits.sending.inUse >= limits.sending.limit) throw budgetSpent('sending', false);
-    if (offload) answer(ctx, await runOffloaded(ctx, registered, bytes, limits), limits);
+    if (offload) sent = answer(ctx, await runOffloaded(ctx, registered, bytes, limits), limits);
     else {
       const result = await registered.operation.run(parseJsonObject(bytes), new HandlerContext(ctx.res, registered.config, now));
-      answer(ctx, JSON.stringify(result), limits);
+      sent = answer(ctx, JSON.stringify(result), limits);
     }
     await next();
   };

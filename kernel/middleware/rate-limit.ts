@@ -6,8 +6,8 @@
  */
 import { HttpError } from '../http-error.js';
 import { clientKey } from '../rate-limit/client-key.js';
-import type { HitStore } from '../rate-limit/store.js';
-import type { KernelMiddleware } from '../types.js';
+import type { HitResult, HitStore } from '../rate-limit/store.js';
+import type { KernelContext, KernelMiddleware } from '../types.js';
 
 /** Options of {@link rateLimit}. */
 export interface RateLimitOptions {
@@ -24,13 +24,8 @@ export interface RateLimitOptions {
 export function rateLimit(options: RateLimitOptions): KernelMiddleware {
   const { windowSeconds, store } = options;
   const windowMs = windowSeconds * 1000;
-  return async function limitRequests(ctx, next) {
-    if (ctx.state.route?.public === true) return next();
-    const apiKey = ctx.state.apiKey;
-    const max = apiKey === undefined ? options.anonymousMax : options.apiKeyMax;
-    const key = apiKey === undefined ? `ip:${clientKey(ctx.ip)}` : `key:${apiKey}`;
-    const hit = store.hit(key, max, windowMs);
-    const result = 'then' in hit ? await hit : hit;
+  /** Sets the RateLimit headers of a counted request and refuses it past the limit. */
+  function answer(ctx: KernelContext, result: HitResult): void {
     // Never 0 (clients would retry at once), never past the window.
     const reset = String(Math.min(windowSeconds, Math.max(1, Math.ceil(result.resetMs / 1000))));
     const res = ctx.res;
@@ -38,6 +33,21 @@ export function rateLimit(options: RateLimitOptions): KernelMiddleware {
     res.setHeader('RateLimit-Remaining', String(result.remaining));
     res.setHeader('RateLimit-Reset', reset);
     if (!result.admitted) throw new HttpError(429, 'rate_limited', `Rate limit exceeded; retry in ${reset} s`, { 'Retry-After': reset });
-    await next();
+  }
+  // Not async: with the memory store a request passes on without a promise of its own.
+  return function limitRequests(ctx, next) {
+    if (ctx.state.route?.public === true) return next();
+    const apiKey = ctx.state.apiKey;
+    const max = apiKey === undefined ? options.anonymousMax : options.apiKeyMax;
+    const key = apiKey === undefined ? `ip:${clientKey(ctx.ip)}` : `key:${apiKey}`;
+    const hit = store.hit(key, max, windowMs);
+    if ('then' in hit) {
+      return hit.then((result) => {
+        answer(ctx, result);
+        return next();
+      });
+    }
+    answer(ctx, hit);
+    return next();
   };
 }

@@ -24,11 +24,12 @@ export function newRequestId(): string {
 }
 
 export function requestId(): KernelMiddleware {
-  return async function assignRequestId(ctx, next) {
+  // Not async: a middleware that only passes on returns next()'s promise instead of wrapping it.
+  return function assignRequestId(ctx, next) {
     const given = ctx.req.headers['x-request-id'];
     const id = typeof given === 'string' && acceptable.test(given) ? given : newRequestId();
     ctx.state.requestId = id;
     ctx.res.setHeader('X-Request-Id', id);
-    await next();
+    return next();
   };
 }

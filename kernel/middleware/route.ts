@@ -6,8 +6,8 @@
 import type { KernelMiddleware, Route } from '../types.js';
 
 export function lookupRoute(routes: ReadonlyMap<string, Route>): KernelMiddleware {
-  return async function findRoute(ctx, next) {
+  return function findRoute(ctx, next) {
     ctx.state.route = routes.get(ctx.path);
-    await next();
+    return next();
   };
 }
