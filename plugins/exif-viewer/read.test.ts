@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { invoke, rejectsField, rejectsWith } from '@toolshed/plugin-sdk';
 import exifViewer from './index.js';
 import { fixture, png, read, TINY_IDAT, TINY_IHDR } from './test-helpers.js';
 import { MAX_ENTRIES, MAX_TEXT_CHARS } from './image-file.js';
+import { exifrOptionsFor } from './tags.js';
 
 // Expected values are exiftool 12.57's (`exiftool -a -G1 -s <file>`) for the fixtures made by
 // fixtures/make-fixtures.sh; the relevant lines are quoted above each test.
@@ -227,5 +230,21 @@ describe('exif-viewer.read input handling', () => {
     assert.equal(texts.length, MAX_ENTRIES);
     assert.equal(hasMetadata, true);
     assert.deepEqual(texts[0], { key: 'k0', value: `${'v'.repeat(MAX_TEXT_CHARS - 1)}…` });
+  });
+});
+
+describe("exifr's options cache", () => {
+  it('keeps nothing of a read: the options object given to exifr can be collected afterwards', async () => {
+    // Without the fix exifr's module-level Map holds every options object for good.
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    let options: object | undefined = { tiff: true, ifd0: { pick: [0x010f] } };
+    const ref = new WeakRef(options);
+    assert.notEqual(exifrOptionsFor(options), exifrOptionsFor(options), 'built fresh each time');
+    options = undefined;
+    // A WeakRef is kept alive until the current job ends; collect after it.
+    await new Promise((resolve) => setImmediate(resolve));
+    collect();
+    assert.equal(ref.deref(), undefined);
   });
 });

@@ -38,6 +38,19 @@ export interface ExifReading {
   thumbnail: boolean;
 }
 
+/**
+ * exifr 7.1.3 keeps every Options it builds in a module-level Map keyed by the options object it was
+ * given (`Options.useCached`) and never evicts one. The picks below differ from image to image, so
+ * each read left its options behind: a few KiB per request, found as the live heap growing through
+ * a 300,000-request soak. Built fresh each time, nothing is kept; the cache only ever saved
+ * rebuilding a small object.
+ */
+const exifrOptions = (exifr as unknown as { Options: { useCached(options: unknown): unknown; new (options: unknown): unknown } }).Options;
+exifrOptions.useCached = (options: unknown) => new exifrOptions(options);
+
+/** The options exifr builds for `options`: a new object every time (see above). */
+export const exifrOptionsFor = (options: unknown): unknown => exifrOptions.useCached(options);
+
 /** Largest stored value (bytes) handed to exifr; the shown tags need a few dozen. */
 const MAX_VALUE_BYTES = 1024;
 /** Longest value string in the answer. */
