@@ -238,10 +238,12 @@ describe("exifr's options cache", () => {
     // Without the fix exifr's module-level Map holds every options object for good.
     setFlagsFromString('--expose-gc');
     const collect = runInNewContext('gc') as () => void;
-    let options: object | undefined = { tiff: true, ifd0: { pick: [0x010f] } };
-    const ref = new WeakRef(options);
-    assert.notEqual(exifrOptionsFor(options), exifrOptionsFor(options), 'built fresh each time');
-    options = undefined;
+    // The options object lives only inside this function, as it does inside a read.
+    const ref = (() => {
+      const options = { tiff: true, ifd0: { pick: [0x010f] } };
+      assert.notEqual(exifrOptionsFor(options), exifrOptionsFor(options), 'built fresh each time');
+      return new WeakRef(options);
+    })();
     // A WeakRef is kept alive until the current job ends; collect after it.
     await new Promise((resolve) => setImmediate(resolve));
     collect();
