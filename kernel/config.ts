@@ -60,7 +60,7 @@ export const CoreConfigSchema = Type.Object(
         memoryMb: Type.Integer({ minimum: 32, maximum: 16384, default: 256 }),
         maxQueue: Type.Integer({ minimum: 0, maximum: 100000, default: 256 }),
         idleMs: Type.Integer({ minimum: 0, maximum: 3600000, default: 30000 }),
-        niceness: Type.Integer({ minimum: 0, maximum: 19, default: 0 }),
+        niceness: Type.Integer({ minimum: 0, maximum: 19, default: 10 }),
         offloadBytes: Type.Integer({ minimum: 0, maximum: 10485760, default: 65536 }),
         requestBudgetMs: Type.Integer({ minimum: 100, maximum: 600000, default: 10000 }),
       },

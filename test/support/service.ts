@@ -22,7 +22,9 @@ export async function startTestService(
   config: Record<string, unknown> = {},
   options: { builtinDir?: string; bodyLimit?: number } = {},
 ): Promise<TestService> {
-  const base = { server: { host: '127.0.0.1', port: 0 }, rateLimit: { anonymous: { max: 10_000 }, apiKey: { max: 10_000 } } };
+  // Pool threads at normal priority: other test files run beside this one, and a niced pool would
+  // make the tests' job budgets depend on how busy the machine is.
+  const base = { server: { host: '127.0.0.1', port: 0 }, rateLimit: { anonymous: { max: 10_000 }, apiKey: { max: 10_000 } }, workers: { niceness: 0 } };
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
