@@ -79,13 +79,12 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
       responses['504'] = { $ref: '#/components/responses/504' };
     }
     if (codes.length > 0) responses['422'] = errorResponse(`${UNPROCESSABLE}: ${codes.map(([code, text]) => `\`${code}\` (${text})`).join('; ')}. ${KERNEL_422}`);
-    const description = definition.description;
     paths[path] = {
       post: {
         operationId: operation.id,
         tags: [operation.group],
         summary: definition.summary,
-        ...(description ? { description } : {}),
+        ...(definition.description ? { description: definition.description } : {}),
         requestBody: {
           required: true,
           content: {

@@ -13,6 +13,9 @@ const isNode = (value: unknown): value is Node => typeof value === 'object' && v
 /** Arrays longer than this are checked item by item instead of through TypeBox's Errors. */
 export const LONG_ARRAY = 1000;
 
+/** The branches of a union or intersection (anyOf, oneOf, allOf), empty for any other schema. */
+const branchesOf = (schema: Node): unknown[] => ['anyOf', 'oneOf', 'allOf'].flatMap((key) => (Array.isArray(schema[key]) ? (schema[key] as unknown[]) : []));
+
 const hasDefaultsCache = new WeakMap<object, boolean>();
 
 /** True when `schema` or anything below it declares a default. */
@@ -25,7 +28,7 @@ export function hasDefaults(schema: unknown): boolean {
     'default' in schema ||
     (isNode(schema.properties) && Object.values(schema.properties).some(hasDefaults)) ||
     hasDefaults(schema.items) ||
-    ['anyOf', 'oneOf', 'allOf'].some((key) => Array.isArray(schema[key]) && (schema[key] as unknown[]).some(hasDefaults));
+    branchesOf(schema).some(hasDefaults);
   hasDefaultsCache.set(schema, found);
   return found;
 }
@@ -49,8 +52,6 @@ function copyJson(value: unknown): unknown {
 function defaultOf(schema: Node): unknown {
   return copyJson(schema.default);
 }
-
-const branchesOf = (schema: Node): unknown[] => ['anyOf', 'oneOf', 'allOf'].flatMap((key) => (Array.isArray(schema[key]) ? (schema[key] as unknown[]) : []));
 
 /** Builds, once per schema, a function that fills defaults in place where the schema has any. */
 function fillerFor(schema: unknown): Filler {
