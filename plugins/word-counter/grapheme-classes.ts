@@ -1,9 +1,12 @@
 /**
  * The classes of code points that matter for grapheme cluster boundaries (UAX #29), reduced to
- * what decides a boundary between two neighbours with certainty. Built once, lazily, from the
- * Unicode properties of the regular-expression engine, which reads the same ICU data as
- * Intl.Segmenter. Whatever could need more context is SPECIAL and left to Intl.Segmenter.
+ * what decides a boundary between two neighbours with certainty. Built from the Unicode
+ * properties of the regular-expression engine, which reads the same ICU data as Intl.Segmenter,
+ * or read from stored-tables.ts when it holds them for the running Unicode version. Whatever
+ * could need more context is SPECIAL and left to Intl.Segmenter.
  */
+import { storedTable } from './stored-tables.js';
+
 
 /** No rule joins it to a neighbour, except Extend/ZWJ after it. */
 export const OTHER = 0;
@@ -101,12 +104,14 @@ function mark(entries: Uint8Array, all: string, pattern: RegExp, value: number, 
   }
 }
 
-/**
- * The table: one byte per code point, the class in the low bits and the flags on top. Later
- * steps override earlier ones, so the order encodes precedence.
- */
+/** The table: one byte per code point, the class in the low bits and the flags on top. */
 export function graphemeTable(): Uint8Array {
-  if (table !== undefined) return table;
+  table ??= storedTable('grapheme') ?? buildGraphemeTable();
+  return table;
+}
+
+/** The table built from the ICU at hand. Later steps override earlier ones, so the order encodes precedence. */
+export function buildGraphemeTable(): Uint8Array {
   const entries = new Uint8Array(0x110000);
   const all = scannedCodePoints();
   markConsonants(entries);
@@ -124,6 +129,5 @@ export function graphemeTable(): Uint8Array {
   entries[0x0a] = LF;
   mark(entries, all, /\p{White_Space}/gu, SPACE_FLAG, CLASS_MASK);
   mark(entries, all, /\p{Extended_Pictographic}/gu, PICTOGRAPHIC_FLAG, CLASS_MASK | SPACE_FLAG);
-  table = entries;
   return entries;
 }

@@ -1,8 +1,10 @@
 /**
- * General categories the text transforms need, one byte per code point, built once from the
- * regular-expression engine's Unicode data. A table lookup per code point keeps a 10 MB text cheap.
+ * General categories the text transforms need, one byte per code point, built from the
+ * regular-expression engine's Unicode data or read from stored-tables.ts when it holds them for
+ * the running Unicode version. A table lookup per code point keeps a 10 MB text cheap.
  */
 import { forEachCodePoint, scannedCodePoints } from './grapheme-classes.js';
+import { storedTable } from './stored-tables.js';
 
 /** Not a letter, digit or mark. */
 export const NONE = 0;
@@ -25,7 +27,12 @@ const CATEGORY_RUNS = /([\p{Lu}\p{Lt}]+)|(\p{Ll}+)|([\p{Lm}\p{Lo}]+)|(\p{N}+)|(\
 
 /** The category of every code point (lone surrogates are NONE). */
 export function categoryTable(): Uint8Array {
-  if (table !== undefined) return table;
+  table ??= storedTable('category') ?? buildCategoryTable();
+  return table;
+}
+
+/** The table built from the ICU at hand. */
+export function buildCategoryTable(): Uint8Array {
   const entries = new Uint8Array(0x110000);
   for (const match of scannedCodePoints().matchAll(CATEGORY_RUNS)) {
     const category = GROUPS[match.findIndex((group, index) => index > 0 && group !== undefined) - 1]!;
@@ -33,6 +40,5 @@ export function categoryTable(): Uint8Array {
       entries[cp] = category;
     });
   }
-  table = entries;
   return entries;
 }
