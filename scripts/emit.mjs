@@ -18,5 +18,6 @@ for (const tree of trees) {
   await build({ ...options, entryPoints, outdir: tree.outdir, outbase: tree.outbase, tsconfig: 'tsconfig.base.json' });
 }
 await import('./bundle-typebox.mjs');
+await import('./bundle-plugins.mjs');
 // tsc -b must not take these files for its own output: without its build info it rebuilds in full.
 await Promise.all(['tsconfig.tsbuildinfo', 'plugin-sdk/tsconfig.tsbuildinfo', 'dist/tsconfig.tsbuildinfo'].map((file) => rm(file, { force: true })));

@@ -8,8 +8,9 @@ const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const steps = [
   ['lint', [npx, 'eslint', '.']],
   ['typecheck and build', [npx, 'tsc', '-b']],
-  // The tests run on what ships: the SDK's TypeBox as one bundle.
+  // The tests run on what ships: the SDK's TypeBox as one bundle, each built-in plugin as one.
   ['bundle TypeBox', [process.execPath, 'scripts/bundle-typebox.mjs']],
+  ['bundle the built-in plugins', [process.execPath, 'scripts/bundle-plugins.mjs']],
   ['tests', [npx, 'c8', '--check-coverage=false', 'node', 'scripts/run-tests.mjs']],
   // Thresholds and the kernel/SDK scope come from .c8rc.json.
   ['coverage of kernel/ and plugin-sdk/', [npx, 'c8', 'check-coverage']],

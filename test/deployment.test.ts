@@ -226,6 +226,8 @@ describe('deploy/toolshed.service', () => {
 
 // ---- production dependencies ----
 
+const AMD_PSEUDO_MODULES = new Set(['exports', 'require', 'module']);
+
 /** Package names the built files import (bare specifiers, static or dynamic with a literal). */
 async function importedPackages(patterns: string[], atLeast: number): Promise<Map<string, string>> {
   const files = await fg(patterns, { cwd: root, ignore: ['**/*.test.js', '**/fixtures/**', '**/node_modules/**'] });
@@ -233,7 +235,8 @@ async function importedPackages(patterns: string[], atLeast: number): Promise<Ma
   const packages = new Map<string, string>();
   for (const file of files) {
     for (const { fileName: specifier } of ts.preProcessFile(read(file), true, true).importedFiles) {
-      if (specifier.startsWith('.') || specifier.startsWith('/') || isBuiltin(specifier)) continue;
+      // `exports`, `require` and `module` are AMD's pseudo-dependencies, named by a bundled UMD library (exifr).
+      if (specifier.startsWith('.') || specifier.startsWith('/') || isBuiltin(specifier) || AMD_PSEUDO_MODULES.has(specifier)) continue;
       const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
       if (!packages.has(name)) packages.set(name, file);
     }
@@ -249,6 +252,20 @@ describe('the runtime image installs every package the service imports', () => {
     for (const expected of ['koa', 'prom-client', 'ioredis', '@toolshed/plugin-sdk']) assert.ok(imported.has(expected), `the walk sees ${expected}`);
     for (const [name, file] of imported) {
       assert.ok(name in manifest.dependencies || workspaces.includes(name), `${file} imports ${name}, which is not in dependencies`);
+    }
+  });
+
+  it('each built-in plugin has a bundle beside its index.js, importing the SDK and Node only', async () => {
+    // scripts/bundle-plugins.mjs bundles each plugin with its own files and libraries (decisions.md,
+    // "one bundle per built-in plugin"). ES imports only: bundled UMD libraries name each other in
+    // dead AMD branches, and require() reaches only Node's built-ins.
+    const indexes = (await fg('dist/plugins/*/index.js', { cwd: root })).sort();
+    const bundles = (await fg('dist/plugins/*/index.bundle.js', { cwd: root })).sort();
+    assert.ok(indexes.length >= 30, `found ${indexes.length} built plugins; build first`);
+    assert.deepEqual(bundles, indexes.map((file) => file.replace(/index\.js$/, 'index.bundle.js')));
+    for (const file of bundles) {
+      const specifiers = ts.preProcessFile(read(file), true, false).importedFiles.map((entry) => entry.fileName);
+      assert.deepEqual([...new Set(specifiers.filter((specifier) => !isBuiltin(specifier)))], ['@toolshed/plugin-sdk'], file);
     }
   });
 

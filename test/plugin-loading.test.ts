@@ -1,6 +1,8 @@
 // Loading says what it did and skips nothing in silence: a missing plugins.dirs entry and a
-// TypeScript-only plugin folder stop the start with what to do; each plugin gets a log line.
+// TypeScript-only plugin folder stop the start with what to do; each plugin gets a log line. A
+// fresh single-file build beside index.js is loaded instead of it.
 import assert from 'node:assert/strict';
+import { utimesSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { discoverPlugins, PluginLoadError } from '../kernel/discover.js';
@@ -23,6 +25,22 @@ describe('plugin loading', () => {
       assert.equal(error.message, `Cannot load the plugin ${path.join(dir, 'typed', 'index.ts')}:\n- the plugin is TypeScript only: build it (npm run build, or npx tsc) so that index.js exists next to it`);
       return true;
     });
+  });
+
+  it('loads the index.bundle.js beside index.js, unless a compiled file there is newer (a stale bundle)', async () => {
+    const folder = path.join(fixtures, 'bundled-plugins', 'echo');
+    const stamp = (file: string, seconds: number): void => utimesSync(path.join(folder, file), seconds, seconds);
+    const load = async () => (await discoverPlugins({ builtinDir: externalPlugins, dirs: [path.dirname(folder)], packages: [] })).find(({ plugin }) => plugin.group === 'echo')!;
+    stamp('index.js', 1_700_000_000);
+    stamp('index.bundle.js', 1_700_000_000);
+    const bundled = await load();
+    assert.equal(bundled.plugin.summary, 'loaded from index.bundle.js');
+    assert.equal(bundled.source, path.join(folder, 'index.bundle.js'));
+    // index.js compiled again after the bundle was written: the bundle no longer shows it.
+    stamp('index.js', 1_700_000_001);
+    const compiled = await load();
+    assert.equal(compiled.plugin.summary, 'loaded from index.js');
+    assert.equal(compiled.source, path.join(folder, 'index.js'));
   });
 
   it('logs one line per plugin: group, version, source and operation count', async () => {
