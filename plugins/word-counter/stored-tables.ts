@@ -47,7 +47,8 @@ export function decodeRuns(encoded: string, length = TABLE_LENGTH): Uint8Array {
       if (byte < 0x80) break;
     }
     if (at + run > length) throw new Error('stored table: the runs overflow the table');
-    table.fill(value, at, at + run);
+    // The array starts zeroed, and pages never written stay out of memory: most of the table is 0.
+    if (value !== 0) table.fill(value, at, at + run);
     at += run;
   }
   if (at !== length) throw new Error(`stored table: the runs fill ${at} of ${length} entries`);
