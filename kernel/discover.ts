@@ -3,32 +3,12 @@
  * folders (or the `index.bundle.js` beside it), plus the configured npm packages. Each manifest is checked with this kernel's SDK; any
  * problem stops the start with a message naming the file. Nothing is skipped silently.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkPlugin, SDK_VERSION, type Plugin } from '@toolshed/plugin-sdk';
+import { checkPlugin, freshBundle, SDK_VERSION, type Plugin } from '@toolshed/plugin-sdk';
 import fg from 'fast-glob';
-
-/** A plugin folder's optional single-file build, loaded instead of its index.js. */
-export const BUNDLE_FILE = 'index.bundle.js';
-
-/**
- * The folder's single-file build, when it has one at least as new as every other JavaScript file
- * in the folder. scripts/bundle-plugins.mjs writes one for each built-in plugin: it loads in one
- * read instead of one per module. A bundle older than a compiled file beside it (`tsc -b` run
- * alone after an edit) is stale, and index.js is loaded instead.
- */
-function freshBundle(folder: string): string | undefined {
-  const bundle = path.join(folder, BUNDLE_FILE);
-  const built = statSync(bundle, { throwIfNoEntry: false });
-  if (!built?.isFile()) return undefined;
-  for (const name of readdirSync(folder)) {
-    if (name === BUNDLE_FILE || !/\.m?js$/.test(name)) continue;
-    if (statSync(path.join(folder, name)).mtimeMs > built.mtimeMs) return undefined;
-  }
-  return bundle;
-}
 
 /** A plugin and where it came from. */
 export interface LoadedPlugin {
@@ -92,7 +72,8 @@ async function loadFolder(dir: string, origin: 'built-in' | 'folder'): Promise<L
   }
   const loaded: LoadedPlugin[] = [];
   for (const index of files) {
-    const file = freshBundle(path.dirname(index)) ?? index;
+    // The folder's index.bundle.js when it is fresh (see the SDK's freshBundle): one read instead of one per module.
+    const file = freshBundle(index) ?? index;
     const specifier = pathToFileURL(file).href;
     const plugin = await importManifest(specifier, file);
     const folder = path.basename(path.dirname(file));

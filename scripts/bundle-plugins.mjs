@@ -1,24 +1,38 @@
-// Writes dist/plugins/<group>/index.bundle.js beside each built-in plugin's index.js: one esbuild
-// bundle of the plugin's files and its npm libraries, which the kernel loads instead of index.js
-// (kernel/discover.ts). `tsc -b`'s index.js imports them file by file (culori alone is about 150
-// modules), and start-up imports 30 plugins. The SDK stays external: a plugin shares the kernel's.
-// The compiled files stay for pool workers, which import the modules their jobs name, and for the
-// unit tests, which import handlers directly. The bundle is built from the TypeScript sources, so
+// Writes dist/plugins/<group>/index.bundle.js beside each built-in plugin's index.js, and
+// <module>.bundle.js beside each module a plugin names for the worker pool: one esbuild bundle of
+// the module, the plugin's files it imports and its npm libraries, which the kernel and the pool
+// workers load instead (the SDK's freshBundle). `tsc -b`'s files import them one by one (culori
+// alone is about 150 modules; start-up imports 30 plugins, a worker's first job its module). The
+// SDK stays external: a plugin shares the kernel's. The compiled files stay for the unit tests,
+// which import handlers directly. The bundle is built from the TypeScript sources, so
 // it never holds a stale compiled file. No source map: coverage tools cannot merge a bundle's
 // functions and branches with the same sources' own modules, so the bundle stays out of the
 // coverage report. Run after every build, like bundle-typebox.mjs; without it, only start-up is slower.
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import fg from 'fast-glob';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const entries = await fg('plugins/*/index.ts', { cwd: root });
+
+/** The modules a plugin's sources name for the worker pool: `new URL('./format.js', import.meta.url)`. */
+async function jobModules(folder) {
+  const named = new Set();
+  for (const source of await fg(`${folder}/*.ts`, { cwd: root, ignore: ['**/*.test.ts', '**/*.d.ts'] })) {
+    const text = await readFile(`${root}${source}`, 'utf8');
+    for (const [, name] of text.matchAll(/new URL\('\.\/([\w.-]+)\.js', import\.meta\.url\)/g)) named.add(`${folder}/${name}.ts`);
+  }
+  return [...named];
+}
+
+const indexes = await fg('plugins/*/index.ts', { cwd: root });
+const entries = [...indexes, ...(await Promise.all(indexes.map((index) => jobModules(index.replace(/\/index\.ts$/, ''))))).flat()];
 await Promise.all(
   entries.map((entry) =>
     build({
       absWorkingDir: root,
       entryPoints: [entry],
-      outfile: `dist/${entry.replace(/index\.ts$/, 'index.bundle.js')}`,
+      outfile: `dist/${entry.replace(/\.ts$/, '.bundle.js')}`,
       bundle: true,
       format: 'esm',
       platform: 'node',
