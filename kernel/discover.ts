@@ -1,7 +1,8 @@
 /**
  * Finds plugins: every `<dir>/<group>/index.js` below the built-in folder and the configured
- * folders (or the `index.bundle.js` beside it), plus the configured npm packages. Each manifest is checked with this kernel's SDK; any
- * problem stops the start with a message naming the file. Nothing is skipped silently.
+ * folders (or the fresh `index.bundle.js` beside it), plus the configured npm packages. Each
+ * manifest is checked with this kernel's SDK; any problem stops the start with a message naming
+ * the file. Nothing is skipped silently.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -41,7 +41,11 @@ describe('freshBundle', () => {
     assert.equal(freshBundle(path.join(folder, 'job.ts')), undefined);
   });
 
-  it('leaves specifiers that are not file URLs alone', () => {
+  it('leaves specifiers that are not plain file URLs alone', () => {
+    const folder = folderOf({ 'job.js': 100, 'job.bundle.js': 100 });
+    const job = pathToFileURL(path.join(folder, 'job.js')).href;
+    assert.equal(preferBundle(job), pathToFileURL(path.join(folder, 'job.bundle.js')).href);
+    assert.equal(preferBundle(`${job}?instance=2`), `${job}?instance=2`);
     assert.equal(preferBundle('node:fs'), 'node:fs');
     assert.equal(preferBundle('some-package'), 'some-package');
   });

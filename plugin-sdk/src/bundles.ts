@@ -29,9 +29,12 @@ export function freshBundle(file: string): string | undefined {
   return bundle;
 }
 
-/** `specifier` itself, or the file URL of its fresh bundle when it is a file URL that has one. */
+/**
+ * `specifier` itself, or the file URL of its fresh bundle when it is a file URL that has one. A URL
+ * with a query or a fragment names a module instance of its own and is kept as it is.
+ */
 export function preferBundle(specifier: string): string {
-  if (!specifier.startsWith('file:')) return specifier;
+  if (!specifier.startsWith('file:') || /[?#]/.test(specifier)) return specifier;
   const bundle = freshBundle(fileURLToPath(specifier));
   return bundle === undefined ? specifier : pathToFileURL(bundle).href;
 }
