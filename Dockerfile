@@ -14,6 +14,8 @@ COPY plugin-sdk/tsconfig.json plugin-sdk/
 COPY plugin-sdk/src plugin-sdk/src
 COPY kernel kernel
 COPY plugins plugins
+# npm run build's bundle steps: TypeBox into the SDK, each built-in plugin into one file.
+COPY scripts/bundle-typebox.mjs scripts/bundle-plugins.mjs scripts/
 RUN npm run build && find dist plugin-sdk/dist -name '*.test.*' -delete && rm -rf plugin-sdk/dist/fixtures
 
 # Runtime: production dependencies only, the compiled code and the default configuration.

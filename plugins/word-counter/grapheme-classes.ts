@@ -7,7 +7,6 @@
  */
 import { storedTable } from './stored-tables.js';
 
-
 /** No rule joins it to a neighbour, except Extend/ZWJ after it. */
 export const OTHER = 0;
 export const CR = 1;
