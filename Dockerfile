@@ -13,6 +13,7 @@ COPY tsconfig.base.json tsconfig.json ./
 COPY plugin-sdk/tsconfig.json plugin-sdk/
 COPY plugin-sdk/src plugin-sdk/src
 COPY kernel kernel
+COPY cli cli
 COPY plugins plugins
 # npm run build's bundle steps: TypeBox into the SDK, each built-in plugin into one file.
 COPY scripts/bundle-typebox.mjs scripts/bundle-plugins.mjs scripts/
@@ -31,6 +32,7 @@ COPY plugin-sdk/package.json plugin-sdk/
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/plugin-sdk/dist plugin-sdk/dist
 COPY --from=build /app/dist/kernel dist/kernel
+COPY --from=build /app/dist/cli dist/cli
 COPY --from=build /app/dist/plugins dist/plugins
 COPY config config
 # Everything above belongs to root; the service runs as the image's unprivileged `node` user

@@ -4,6 +4,7 @@
  * plugin and is checked against that plugin's schema once plugins are discovered.
  */
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { compileSchema, Type, type ErrorDetail, type Static } from '@toolshed/plugin-sdk';
 import { parse as parseYaml } from 'yaml';
 
@@ -165,6 +166,9 @@ export function validateCoreConfig(raw: unknown): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
+
+/** config/default.yaml, next to the build output (dist/kernel → repository root). */
+export const defaultsFile = fileURLToPath(new URL('../../config/default.yaml', import.meta.url));
 
 /**
  * Reads and merges the configuration for `env` without checking it: `defaultsFile`, the file named

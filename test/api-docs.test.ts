@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import { constraintsOf, fieldsOf, renderApiMarkdown, typeOf, type ApiDocument } from '../kernel/reference/api-markdown.js';
-import { apiMarkdownFile, currentApiMarkdown } from '../kernel/reference/write-api-docs.js';
+import { constraintsOf, fieldsOf, renderApiMarkdown, typeOf, type ApiDocument } from '../cli/reference/api-markdown.js';
+import { apiMarkdownFile, currentApiMarkdown } from '../cli/reference/write-api-docs.js';
 
 describe('docs/api.md', () => {
   it('is what the manifests say now (run `npm run docs` after changing a manifest)', async () => {

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { scaffoldPlugin } from '../kernel/scaffold/scaffold.js';
+import { scaffoldPlugin } from '../cli/scaffold/scaffold.js';
 import { send } from './support/http.js';
 import { linkRegistryPackages, packedFiles, repoRoot, runOk, unpackTarball } from './support/packages.js';
 import { startTestService, type TestService } from './support/service.js';

@@ -15,7 +15,7 @@ import { after, describe, it } from 'node:test';
 import * as sdk from '@toolshed/plugin-sdk';
 import { SDK_VERSION } from '@toolshed/plugin-sdk';
 import semver from 'semver';
-import { pluginFiles } from '../kernel/scaffold/templates.js';
+import { pluginFiles } from '../cli/scaffold/templates.js';
 import { linkRegistryPackages, offlineEnv, repoRoot, run, runOk, unpackTarball } from './support/packages.js';
 
 const guide = await readFile(path.join(repoRoot, 'docs', 'writing-a-plugin.md'), 'utf8');

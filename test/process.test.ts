@@ -114,7 +114,7 @@ describe('the service process', () => {
 
 describe('npm run keygen', () => {
   it('prints a tsk_ key and the config line holding its SHA-256', async () => {
-    const keygen = fileURLToPath(new URL('../kernel/keygen.js', import.meta.url));
+    const keygen = fileURLToPath(new URL('../cli/keygen.js', import.meta.url));
     const child = spawn(process.execPath, [keygen, 'ci'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SDK_VERSION } from '@toolshed/plugin-sdk';
-import { scaffoldPlugin } from '../kernel/scaffold/scaffold.js';
+import { scaffoldPlugin } from '../cli/scaffold/scaffold.js';
 import { send } from './support/http.js';
 import { linkRegistryPackages, repoRoot, run, runOk } from './support/packages.js';
 import { startTestService, type TestService } from './support/service.js';

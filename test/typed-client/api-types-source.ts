@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { builtinOpenApiDocument } from '../../kernel/reference/write-api-docs.js';
+import { builtinOpenApiDocument } from '../../cli/reference/write-api-docs.js';
 
 /** The committed file, in the source tree (this file runs from dist/test/typed-client). */
 export const apiTypesFile = new URL('../../../test/typed-client/api-types.ts', import.meta.url);

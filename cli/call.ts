@@ -8,11 +8,11 @@
  * many clients (body and answer caps, byte budgets, rate limits) does not apply to one local caller.
  */
 import { configureWorkerPool, isToolshedError, runInWorker, UnprocessableError, workerPool, workerRefusal } from '@toolshed/plugin-sdk';
-import type { Config } from '../config.js';
-import { describeFailure } from '../logger.js';
-import { parseJsonObject } from '../middleware/body.js';
-import type { RegisteredOperation, Registry } from '../registry.js';
-import { nearestPath } from '../route-hint.js';
+import type { Config } from '../kernel/config.js';
+import { describeFailure } from '../kernel/logger.js';
+import { parseJsonObject } from '../kernel/middleware/body.js';
+import type { RegisteredOperation, Registry } from '../kernel/registry.js';
+import { nearestPath } from '../kernel/route-hint.js';
 import { EXIT, UsageError, write, type CliIo } from './command.js';
 import { loadRegistry, withConfigFile } from './load.js';
 
@@ -45,7 +45,7 @@ export function findOperation(registry: Registry, target: string): RegisteredOpe
   throw new UsageError(`There is no operation "${target}".${hint} "toolshed openapi" lists every operation.`);
 }
 
-const offloadModule = new URL('../offload.js', import.meta.url);
+const offloadModule = new URL('../kernel/offload.js', import.meta.url);
 
 /**
  * The answer's JSON text, worked out on this thread or, as the server's dispatch decides it, on the

@@ -4,15 +4,15 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { API_VERSION } from '../app.js';
-import { validateCoreConfig } from '../config.js';
-import { discoverPlugins } from '../discover.js';
-import { buildOpenApiDocument } from '../openapi.js';
-import { buildRegistry } from '../registry.js';
-import { builtinPluginDir } from '../server.js';
+import { API_VERSION } from '../../kernel/app.js';
+import { validateCoreConfig } from '../../kernel/config.js';
+import { discoverPlugins } from '../../kernel/discover.js';
+import { buildOpenApiDocument } from '../../kernel/openapi.js';
+import { buildRegistry } from '../../kernel/registry.js';
+import { builtinPluginDir } from '../../kernel/server.js';
 import { renderApiMarkdown, type ApiDocument } from './api-markdown.js';
 
-/** The committed page, in the source tree (this file runs from dist/kernel/reference). */
+/** The committed page, in the source tree (this file runs from dist/cli/reference). */
 export const apiMarkdownFile = new URL('../../../docs/api.md', import.meta.url);
 
 /** The OpenAPI document of the built-in plugins with the default configuration, as the service serves it. */

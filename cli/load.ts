@@ -3,15 +3,12 @@
  * `serve` reads it, the plugins as the server discovers them, the registry as it builds it. Every
  * problem is collected, not just the first, so `config check` can name them all at once.
  */
-import { fileURLToPath } from 'node:url';
 import type { ErrorDetail } from '@toolshed/plugin-sdk';
-import { checkCoreConfig, ConfigError, coreSections, readConfig, type Config } from '../config.js';
-import { discoverPlugins, PluginLoadError, type LoadedPlugin } from '../discover.js';
-import { buildRegistry, type Registry } from '../registry.js';
-import { builtinPluginDir } from '../server.js';
+import { checkCoreConfig, ConfigError, coreSections, defaultsFile, readConfig, type Config } from '../kernel/config.js';
+import { discoverPlugins, PluginLoadError, type LoadedPlugin } from '../kernel/discover.js';
+import { buildRegistry, type Registry } from '../kernel/registry.js';
+import { builtinPluginDir } from '../kernel/server.js';
 
-/** config/default.yaml, next to the build output (dist/kernel/cli → repository root). */
-export const defaultsFile = fileURLToPath(new URL('../../../config/default.yaml', import.meta.url));
 
 /** `env` with `file` in TOOLSHED_CONFIG when one is given (an argument beats the variable). */
 export function withConfigFile(env: NodeJS.ProcessEnv, file: string | undefined): NodeJS.ProcessEnv {

@@ -34,7 +34,7 @@ export const commands: readonly Command[] = [
     },
     positionals: { min: 0, max: 0 },
     async run({ values }, io) {
-      const { serve } = await import('./serve.js');
+      const { serve } = await import('../kernel/serve.js');
       const env: NodeJS.ProcessEnv = { ...io.env };
       if (typeof values.config === 'string') env.TOOLSHED_CONFIG = values.config;
       if (typeof values.port === 'string') env.PORT = values.port;
@@ -76,8 +76,8 @@ export const commands: readonly Command[] = [
     async run({ values }, io) {
       const [{ loadRegistry, withConfigFile }, { buildOpenApiDocument }, { API_VERSION }] = await Promise.all([
         import('./load.js'),
-        import('../openapi.js'),
-        import('../app.js'),
+        import('../kernel/openapi.js'),
+        import('../kernel/app.js'),
       ]);
       const { registry } = await loadRegistry(withConfigFile(io.env, stringValue(values.config)));
       await write(io.stdout, `${JSON.stringify(buildOpenApiDocument(registry, API_VERSION), null, 2)}\n`);
@@ -146,7 +146,7 @@ export const commands: readonly Command[] = [
     options: {},
     positionals: { min: 1, max: 2 },
     async run({ positionals }, io) {
-      const [{ scaffoldPlugin }, path] = await Promise.all([import('../scaffold/scaffold.js'), import('node:path')]);
+      const [{ scaffoldPlugin }, path] = await Promise.all([import('./scaffold/scaffold.js'), import('node:path')]);
       const group = positionals[0]!;
       const dir = positionals[1] ?? group;
       const files = await scaffoldPlugin({ group, dir });

@@ -1,12 +1,10 @@
 /**
  * Serving: read config → start the service → log → stop gracefully on SIGTERM/SIGINT. Shared by
- * `npm start` (kernel/main.ts) and `toolshed serve`.
+ * `npm start` (kernel/main.ts) and `toolshed serve` (cli/).
  */
-import { loadConfig } from '../config.js';
-import { createLogger, describeFailure, flushPeriodically } from '../logger.js';
-import { startService } from '../server.js';
-import { write } from './command.js';
-import { defaultsFile } from './load.js';
+import { defaultsFile, loadConfig } from './config.js';
+import { createLogger, describeFailure, flushPeriodically } from './logger.js';
+import { startService } from './server.js';
 
 /**
  * Starts the service for `env` and resolves with 0 once it listens; from then on it owns the
@@ -20,7 +18,8 @@ export async function serve(env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStrea
     return 0;
   } catch (error) {
     // Start-up failures (bad config, bad plugin) carry no request data: say exactly what is wrong.
-    await write(stderr, `Toolshed could not start.\n${error instanceof Error ? error.message : String(error)}\n`);
+    const text = `Toolshed could not start.\n${error instanceof Error ? error.message : String(error)}\n`;
+    await new Promise<void>((resolve) => stderr.write(text, () => resolve()));
     process.exit(1);
   }
 }

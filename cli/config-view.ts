@@ -1,7 +1,7 @@
 /** `toolshed config check` and `config print`: the configuration as the service would run with it. */
 import { stringify } from 'yaml';
-import { ConfigError, type Config } from '../config.js';
-import type { Registry } from '../registry.js';
+import { ConfigError, type Config } from '../kernel/config.js';
+import type { Registry } from '../kernel/registry.js';
 import { write, EXIT, type CliIo } from './command.js';
 import { inspectConfig, loadRegistry, withConfigFile } from './load.js';
 
