@@ -16,10 +16,11 @@ export class ByteBudget {
 
   /**
    * Takes `bytes`, or returns false when they do not fit. One request alone always fits, so an
-   * allowance smaller than the largest body does not lock that body out for good.
+   * allowance smaller than the largest body does not lock that body out for good: `own` is what the
+   * caller holds already (a body's earlier chunks), which does not count as someone else's.
    */
-  tryTake(bytes: number): boolean {
-    if (this.used > 0 && this.used + bytes > this.limit) return false;
+  tryTake(bytes: number, own = 0): boolean {
+    if (this.used > own && this.used + bytes > this.limit) return false;
     this.used += bytes;
     return true;
   }

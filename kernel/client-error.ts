@@ -20,7 +20,9 @@ const malformed = [400, 'Bad Request', 'bad_request', 'The request is not valid 
 /** The raw bytes of the JSON answer for a parser error `code`. */
 export function clientErrorResponse(code: string | undefined): string {
   const [status, reason, errorCode, message] = (code !== undefined ? answers[code] : undefined) ?? malformed;
-  const body = JSON.stringify({ error: { code: errorCode, message } });
+  // Every 400 lists what is wrong (docs/errors.md); here it is the request as a whole (path "").
+  const error = status === 400 ? { code: errorCode, message, details: [{ path: '', message }] } : { code: errorCode, message };
+  const body = JSON.stringify({ error });
   return (
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`

@@ -23,6 +23,8 @@ export const CoreConfigSchema = Type.Object(
         trustProxy: Type.Integer({ minimum: 0, maximum: 32, default: 0 }),
         shutdownTimeoutMs: Type.Integer({ minimum: 0, maximum: 600000, default: 10000 }),
         writeTimeoutMs: Type.Integer({ minimum: 1000, maximum: 600000, default: 30000 }),
+        headersTimeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 20000 }),
+        requestTimeoutMs: Type.Integer({ minimum: 100, maximum: 3600000, default: 60000 }),
         maxAnswerBytes: Type.Integer({ minimum: 1024, maximum: 1073741824, default: 33554432 }),
         readingBytes: Type.Integer({ minimum: 1048576, maximum: 17179869184, default: 134217728 }),
         sendingBytes: Type.Integer({ minimum: 1048576, maximum: 17179869184, default: 134217728 }),
@@ -136,7 +138,15 @@ export function checkCoreConfig(raw: unknown): CoreConfigCheck {
   const problems = isPlainObject(raw) ? coreValidator.problems(config) : [{ path: '', message: 'must be a mapping' }];
   // Unchecked yet: `auth` may be anything a file gave it.
   problems.push(...duplicateKeyProblems((config.auth as { apiKeys?: unknown } | null | undefined)?.apiKeys));
+  problems.push(...timeoutProblems(config.server as Partial<Config['server']> | undefined));
   return { config, problems };
+}
+
+/** Node refuses to start a server whose headers may take longer than the whole request. */
+function timeoutProblems(server: Partial<Config['server']> | undefined): ErrorDetail[] {
+  const { headersTimeoutMs, requestTimeoutMs } = server ?? {};
+  if (typeof headersTimeoutMs !== 'number' || typeof requestTimeoutMs !== 'number' || headersTimeoutMs <= requestTimeoutMs) return [];
+  return [{ path: '/server/headersTimeoutMs', message: `must be at most server.requestTimeoutMs (${requestTimeoutMs})` }];
 }
 
 /** Keys that repeat an earlier key's name or digest; entries of the wrong shape are reported by the schema. */

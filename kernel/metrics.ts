@@ -45,6 +45,13 @@ function registerWorkerPool(registry: Registry): void {
   readGauge(registry, 'toolshed_worker_pool_threads', 'Worker threads alive (idle ones end after workers.idleMs)', () => stats().workers);
   readCounter(registry, 'toolshed_worker_jobs_timeouts_total', 'Worker jobs given up at their deadline (the worker is terminated)', () => stats().timeouts);
   readCounter(registry, 'toolshed_worker_jobs_refused_total', 'Worker jobs refused at once because the queue was full (503 server_busy)', () => stats().refused);
+  readGauge(registry, 'toolshed_worker_pool_max_queue', 'Jobs that may wait for a worker thread (workers.maxQueue)', () => workerPool().options.maxQueue);
+  // The bulk lane: whole requests over workers.offloadBytes, with their own, smaller limits.
+  readGauge(registry, 'toolshed_worker_pool_bulk_queued', 'Whole requests waiting for a worker thread (bulk lane; included in _queued)', () => stats().bulkQueued);
+  readGauge(registry, 'toolshed_worker_pool_bulk_running', 'Whole requests running on a worker thread (bulk lane; included in _running)', () => stats().bulkRunning);
+  readGauge(registry, 'toolshed_worker_pool_bulk_max_queue', 'Whole requests that may wait: max(1, workers.maxQueue / 16)', () => stats().bulkMaxQueue);
+  readGauge(registry, 'toolshed_worker_pool_bulk_threads', 'Threads whole requests may hold at once: max(1, workers.threads - 1)', () => stats().bulkThreads);
+  readCounter(registry, 'toolshed_worker_jobs_bulk_refused_total', 'Whole requests refused at once because the bulk queue was full (503; included in _refused_total)', () => stats().bulkRefused);
 }
 
 /** With a Redis store: whether it counts in Redis now, and how often it fell back to memory. */

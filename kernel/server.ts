@@ -62,10 +62,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
   // Imported only when enabled: prom-client costs start-up time and memory.
   const metrics = config.metrics.enabled ? (await import('./metrics.js')).createMetrics(store) : undefined;
   const app = createApp({ config, registry, logger, rateLimitStore: store, bodyLimit: options.bodyLimit, metrics });
-  const server = createServer(app.callback());
-  // A slow client may not hold a connection open forever.
-  server.requestTimeout = 60_000;
-  server.headersTimeout = 20_000;
+  const { headersTimeoutMs, requestTimeoutMs } = config.server;
+  // A slow client may not hold a connection open forever: 408 past either timeout. Node looks for
+  // late requests only every connectionsCheckingInterval (30 s by default, which turned a 20 s
+  // limit into 20–50 s); once a second costs a walk over the open connections.
+  const timeouts = { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, headersTimeoutMs) };
+  const server = createServer(timeouts, app.callback());
   server.on('clientError', answerClientError);
   // A socket with no traffic this long is closed: a client that does not read its answer cannot
   // keep it (and its memory) forever. Handlers finish far sooner (the worker budget is shorter).

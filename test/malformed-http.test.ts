@@ -52,6 +52,8 @@ describe('requests Node refuses before the kernel sees them', () => {
       const answer = await exchange(line);
       assert.equal(answer.status, 400, JSON.stringify(line));
       assert.equal(codeOf(answer.body), 'bad_request');
+      // docs/errors.md: every 400 carries error.details; here the request as a whole is wrong.
+      assert.deepEqual((answer.body as { error: { details: unknown } }).error.details, [{ path: '', message: 'The request is not valid HTTP/1.1' }]);
     }
   });
 });

@@ -89,6 +89,8 @@ describe('configuration', () => {
       trustProxy: 0,
       shutdownTimeoutMs: 10000,
       writeTimeoutMs: 30000,
+      headersTimeoutMs: 20000,
+      requestTimeoutMs: 60000,
       maxAnswerBytes: 32 * 1024 * 1024,
       readingBytes: 128 * 1024 * 1024,
       sendingBytes: 128 * 1024 * 1024,

@@ -58,6 +58,7 @@ export function readBytes(req: IncomingMessage, limit: number, budget?: ByteBudg
       }
       source.removeListener('data', onData);
       req.removeListener('data', onRaw);
+      req.removeListener('timeout', onSilence);
       req.pause();
       if (error) {
         budget?.give(held);
@@ -68,10 +69,13 @@ export function readBytes(req: IncomingMessage, limit: number, budget?: ByteBudg
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) return finish(tooLarge(limit));
-      if (budget !== undefined && !budget.tryTake(chunk.length)) return finish(budgetSpent('reading', true));
+      if (budget !== undefined && !budget.tryTake(chunk.length, held)) return finish(budgetSpent('reading', true));
       held += chunk.length;
       chunks.push(chunk);
     };
+    // The socket was silent for server.writeTimeoutMs in the middle of the body: say so before the
+    // close (Connection: close), instead of Node's bare close without an answer.
+    const onSilence = (): void => finish(new HttpError(408, 'request_timeout', 'The request body stopped arriving', { Connection: 'close' }));
     const onRaw = (chunk: Buffer): void => {
       raw += chunk.length;
       if (raw > limit) finish(tooLarge(limit));
@@ -82,6 +86,7 @@ export function readBytes(req: IncomingMessage, limit: number, budget?: ByteBudg
       finish(decoder ? new HttpError(400, 'invalid_json', 'The request body could not be decompressed') : new HttpError(400, 'invalid_json', 'The request body could not be read')),
     );
     req.once('aborted', () => finish(new HttpError(400, 'invalid_json', 'The client aborted the request body')));
+    req.once('timeout', onSilence);
     if (decoder) {
       req.on('data', onRaw);
       req.pipe(decoder);

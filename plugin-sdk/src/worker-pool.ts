@@ -52,6 +52,9 @@ export interface WorkerRefusals {
   readonly crashed?: () => Error;
 }
 
+/** The message of the 503 for a job that spent most of its budget waiting for a worker thread. */
+const STARVED_MESSAGE = 'The request spent most of its time budget waiting for a free worker thread; retry shortly';
+
 /**
  * The error a handler throws for a failed {@link runInWorker} call: 503 `server_busy` when most of
  * the budget went waiting in the queue (the server's shortage, not the input's fault), the plugin's own
@@ -64,7 +67,8 @@ export interface WorkerRefusals {
  */
 export function workerRefusal(error: unknown, refusals: WorkerRefusals): unknown {
   if (!isWorkerJobError(error) || error.reason === 'failed') return error;
-  if (error.reason === 'timeout' && error.starved) return new ServerBusyError();
+  // Cut before it had half its budget of work: the wait was the server's shortage, and a retry may pass.
+  if (error.reason === 'timeout' && error.starved) return new ServerBusyError(STARVED_MESSAGE);
   if (error.reason === 'crashed') return (refusals.crashed ?? refusals.timeout)();
   return refusals.timeout();
 }
@@ -102,7 +106,7 @@ export interface RunInWorkerOptions {
   readonly bulk?: boolean;
 }
 
-/** Counters of the pool, for monitoring. */
+/** Counters of the pool, for monitoring. `running`, `queued` and `refused` count both lanes. */
 export interface WorkerPoolStats {
   readonly workers: number;
   readonly running: number;
@@ -110,6 +114,16 @@ export interface WorkerPoolStats {
   readonly completed: number;
   readonly timeouts: number;
   readonly refused: number;
+  /** Bulk jobs (see {@link RunInWorkerOptions.bulk}) running now. */
+  readonly bulkRunning: number;
+  /** Bulk jobs waiting in their own queue. */
+  readonly bulkQueued: number;
+  /** Bulk jobs refused at once because their queue was full. */
+  readonly bulkRefused: number;
+  /** Threads bulk jobs may hold at once: max(1, workers − 1). */
+  readonly bulkThreads: number;
+  /** Length of the bulk queue: max(1, ⌊maxQueue / 16⌋). */
+  readonly bulkMaxQueue: number;
 }
 
 interface Task {
@@ -151,7 +165,7 @@ export class WorkerPool {
   private bulkRunning = 0;
   private nextId = 1;
   private closed = false;
-  private counters = { running: 0, completed: 0, timeouts: 0, refused: 0 };
+  private counters = { running: 0, completed: 0, timeouts: 0, refused: 0, bulkRefused: 0 };
 
   constructor(readonly options: WorkerPoolOptions) {}
 
@@ -161,6 +175,7 @@ export class WorkerPool {
       if (options.signal?.aborted === true) return reject(new WorkerJobError('aborted'));
       if (this.full(options.bulk === true)) {
         this.counters.refused++;
+        if (options.bulk === true) this.counters.bulkRefused++;
         return reject(new ServerBusyError());
       }
       const task: Task = {
@@ -182,8 +197,21 @@ export class WorkerPool {
   }
 
   stats(): WorkerPoolStats {
-    const { running, completed, timeouts, refused } = this.counters;
-    return { workers: this.size, running, queued: this.queue.length, completed, timeouts, refused };
+    const { running, completed, timeouts, refused, bulkRefused } = this.counters;
+    const bulkQueued = this.queue.filter((task) => task.bulk).length;
+    return {
+      workers: this.size,
+      running,
+      queued: this.queue.length,
+      completed,
+      timeouts,
+      refused,
+      bulkRunning: this.bulkRunning,
+      bulkQueued,
+      bulkRefused,
+      bulkThreads: this.bulkThreads(),
+      bulkMaxQueue: this.bulkMaxQueue(),
+    };
   }
 
   /** Ends every worker; queued and running jobs answer `aborted`. */
@@ -200,11 +228,19 @@ export class WorkerPool {
     const workerFree = this.idle.length > 0 || this.size < this.options.workers;
     if (!bulk) return !workerFree && this.queue.length >= this.options.maxQueue;
     if (workerFree && this.bulkMayRun()) return false;
-    return this.queue.filter((task) => task.bulk).length >= Math.max(1, Math.floor(this.options.maxQueue / 16));
+    return this.queue.filter((task) => task.bulk).length >= this.bulkMaxQueue();
+  }
+
+  private bulkMaxQueue(): number {
+    return Math.max(1, Math.floor(this.options.maxQueue / 16));
+  }
+
+  private bulkThreads(): number {
+    return Math.max(1, this.options.workers - 1);
   }
 
   private bulkMayRun(): boolean {
-    return this.bulkRunning < Math.max(1, this.options.workers - 1);
+    return this.bulkRunning < this.bulkThreads();
   }
 
   /** The queued job to run next: the oldest one, skipping bulk jobs while they hold all workers but one. */
