@@ -10,11 +10,12 @@ export const MASK = '…';
 
 /** Prints every problem of the configuration (stdout), or a one-line summary when there is none. */
 export async function checkConfig(file: string | undefined, io: CliIo): Promise<number> {
-  const { problems, registry } = await inspectConfig(withConfigFile(io.env, file));
-  if (problems.length > 0 || registry === undefined) {
+  const { problems, plugins } = await inspectConfig(withConfigFile(io.env, file));
+  if (problems.length > 0 || plugins === undefined) {
     await write(io.stdout, `${new ConfigError(problems).message}\n`);
     return EXIT.refused;
   }
+  const { registry } = plugins;
   const source = io.env.TOOLSHED_CONFIG && file === undefined ? io.env.TOOLSHED_CONFIG : (file ?? 'the defaults');
   await write(io.stdout, `The configuration is valid (${source}): ${registry.plugins.length} plugins, ${registry.operations.size} operations enabled.\n`);
   return EXIT.ok;

@@ -5,8 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { compileSchema, Type, type ErrorDetail, type Static } from '@toolshed/plugin-sdk';
+import { compileSchema, Type, type ErrorDetail, type Static, type TSchema } from '@toolshed/plugin-sdk';
 import { parse as parseYaml } from 'yaml';
+import { didYouMean } from './nearest.js';
 
 const closed = { additionalProperties: false } as const;
 // `default: {}` on each section lets TypeBox descend and fill the keys inside a missing section.
@@ -135,7 +136,7 @@ export interface CoreConfigCheck {
 /** Checks the kernel's sections and fills their defaults, reporting every problem instead of throwing. */
 export function checkCoreConfig(raw: unknown): CoreConfigCheck {
   const config = coreValidator.withDefaults(isPlainObject(raw) ? raw : {}) as Config;
-  const problems = isPlainObject(raw) ? coreValidator.problems(config) : [{ path: '', message: 'must be a mapping' }];
+  const problems = isPlainObject(raw) ? withSuggestions(coreValidator.problems(config), CoreConfigSchema) : [{ path: '', message: 'must be a mapping' }];
   // Unchecked yet: `auth` may be anything a file gave it.
   problems.push(...duplicateKeyProblems((config.auth as { apiKeys?: unknown } | null | undefined)?.apiKeys));
   problems.push(...timeoutProblems(config.server as Partial<Config['server']> | undefined));
@@ -147,6 +148,34 @@ function timeoutProblems(server: Partial<Config['server']> | undefined): ErrorDe
   const { headersTimeoutMs, requestTimeoutMs } = server ?? {};
   if (typeof headersTimeoutMs !== 'number' || typeof requestTimeoutMs !== 'number' || headersTimeoutMs <= requestTimeoutMs) return [];
   return [{ path: '/server/headersTimeoutMs', message: `must be at most server.requestTimeoutMs (${requestTimeoutMs})` }];
+}
+
+/** The message of a key a closed schema does not allow. */
+const UNKNOWN_PROPERTY = 'is not an allowed property';
+
+/** The schema of the object holding the key at `path` (a JSON Pointer into a value of `schema`). */
+function parentSchema(schema: TSchema, path: string): TSchema | undefined {
+  let current: TSchema | undefined = schema;
+  for (const segment of path.split('/').slice(1, -1)) {
+    const name = segment.replaceAll('~1', '/').replaceAll('~0', '~');
+    const node = current as { properties?: Record<string, TSchema>; items?: TSchema } | undefined;
+    current = /^\d+$/.test(name) && node?.items !== undefined ? node.items : node?.properties?.[name];
+  }
+  return current;
+}
+
+/**
+ * `problems` of a value of `schema` with "did you mean" added to every unknown key a few edits
+ * from a key its object allows (`/server/hots` → `host`). `base` is the pointer of the value.
+ */
+export function withSuggestions(problems: ErrorDetail[], schema: TSchema, base = ''): ErrorDetail[] {
+  return problems.map((problem) => {
+    if (problem.message !== UNKNOWN_PROPERTY) return problem;
+    const relative = problem.path.slice(base.length);
+    const known = Object.keys((parentSchema(schema, relative) as { properties?: object } | undefined)?.properties ?? {});
+    const key = (relative.split('/').pop() ?? '').replaceAll('~1', '/').replaceAll('~0', '~');
+    return { path: problem.path, message: `${problem.message}${didYouMean(key, known)}` };
+  });
 }
 
 /** Keys that repeat an earlier key's name or digest; entries of the wrong shape are reported by the schema. */

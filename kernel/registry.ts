@@ -3,9 +3,10 @@
  * validated configuration. Plugin config sections are checked here, because only now is it known
  * which top-level keys belong to a plugin.
  */
-import { compilePlugin, resolvePluginConfig, isToolshedError, type CompiledOperation, type Plugin } from '@toolshed/plugin-sdk';
-import { ConfigError, coreSections, type Config } from './config.js';
+import { compilePlugin, resolvePluginConfig, isToolshedError, type CompiledOperation, type ErrorDetail, type Plugin } from '@toolshed/plugin-sdk';
+import { ConfigError, coreSections, withSuggestions, type Config } from './config.js';
 import type { LoadedPlugin } from './discover.js';
+import { didYouMean } from './nearest.js';
 
 /** An operation as the kernel serves it. */
 export interface RegisteredOperation {
@@ -35,12 +36,14 @@ function matcher(patterns: readonly string[]): (group: string) => boolean {
   return (group) => expressions.some((expression) => expression.test(group));
 }
 
-function checkPluginSections(config: Config, loaded: readonly LoadedPlugin[]): Map<Plugin, unknown> {
-  const problems: { path: string; message: string }[] = [];
+/** Every plugin section resolved (defaults filled), and every problem of the plugin sections. */
+function pluginSections(config: Config, loaded: readonly LoadedPlugin[]): { sections: Map<Plugin, unknown>; problems: ErrorDetail[] } {
+  const problems: ErrorDetail[] = [];
   const owners = new Map<string, Plugin>();
   for (const { plugin } of loaded) if (plugin.config) owners.set(plugin.config.section, plugin);
+  const known = [...coreSections, ...owners.keys()];
   for (const key of Object.keys(config)) {
-    if (!coreSections.has(key) && !owners.has(key)) problems.push({ path: `/${key}`, message: 'is not a known configuration key' });
+    if (!coreSections.has(key) && !owners.has(key)) problems.push({ path: `/${key}`, message: `is not a known configuration key${didYouMean(key, known)}` });
   }
   const sections = new Map<Plugin, unknown>();
   for (const [section, plugin] of owners) {
@@ -48,26 +51,37 @@ function checkPluginSections(config: Config, loaded: readonly LoadedPlugin[]): M
       sections.set(plugin, resolvePluginConfig(plugin, config[section]));
     } catch (error) {
       if (!isToolshedError(error) || !error.details) throw error;
-      problems.push(...error.details.map((detail) => ({ path: `/${section}${detail.path}`, message: detail.message })));
+      const found = error.details.map((detail) => ({ path: `/${section}${detail.path}`, message: detail.message }));
+      problems.push(...withSuggestions(found, plugin.config!.schema, `/${section}`));
     }
   }
   for (const { plugin } of loaded) {
     if (coreSections.has(plugin.config?.section ?? '')) problems.push({ path: `/${plugin.config?.section}`, message: `is a kernel section; plugin ${plugin.group} cannot claim it` });
   }
-  if (problems.length > 0) throw new ConfigError(problems);
-  return sections;
+  return { sections, problems };
 }
 
-/** Builds the registry from the loaded plugins and the configuration. */
-export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): Registry {
-  const sections = checkPluginSections(config, loaded);
-  const groups = loaded.map(({ plugin }) => plugin.group);
-  const unknown = [...config.plugins.enabled, ...config.plugins.disabled].filter(
-    (pattern) => !pattern.includes('*') && !groups.includes(pattern),
-  );
-  if (unknown.length > 0) {
-    throw new ConfigError(unknown.map((name) => ({ path: '/plugins', message: `names the unknown group "${name}"` })));
+/**
+ * Every entry of `plugins.enabled` and `plugins.disabled` that matches no group (a typo would
+ * otherwise switch nothing on or off, silently), naming the nearest group when it is a few edits
+ * away. A lone `*` is never a typo (and matches nothing only when no plugin is installed).
+ */
+function groupPatternProblems(plugins: Config['plugins'], groups: readonly string[]): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  for (const list of ['enabled', 'disabled'] as const) {
+    for (const [index, pattern] of plugins[list].entries()) {
+      if (pattern === '*' || groups.some(matcher([pattern]))) continue;
+      problems.push({ path: `/plugins/${list}/${index}`, message: `"${pattern}" matches no plugin group${didYouMean(pattern, groups)}` });
+    }
   }
+  return problems;
+}
+
+/** Builds the registry from the loaded plugins and the configuration; throws ConfigError naming every problem. */
+export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): Registry {
+  const { sections, problems } = pluginSections(config, loaded);
+  problems.push(...groupPatternProblems(config.plugins, loaded.map(({ plugin }) => plugin.group)));
+  if (problems.length > 0) throw new ConfigError(problems);
   const isEnabled = matcher(config.plugins.enabled);
   const isDisabled = matcher(config.plugins.disabled);
   const operations = new Map<string, RegisteredOperation>();

@@ -2,7 +2,7 @@
  * Serving: read config → start the service → log → stop gracefully on SIGTERM/SIGINT. Shared by
  * `npm start` (kernel/main.ts) and `toolshed serve` (cli/).
  */
-import { defaultsFile, loadConfig } from './config.js';
+import { loadForServing } from './inspect-config.js';
 import { createLogger, describeFailure, flushPeriodically } from './logger.js';
 import { startService } from './server.js';
 
@@ -25,9 +25,10 @@ export async function serve(env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStrea
 }
 
 async function startServing(env: NodeJS.ProcessEnv): Promise<void> {
-  const config = await loadConfig(env, defaultsFile);
+  // The same check as `toolshed config check`: every problem at once, or none.
+  const { config, plugins } = await loadForServing(env);
   const logger = createLogger(config.log.level);
-  const service = await startService({ config, logger });
+  const service = await startService({ config, logger, plugins });
   logger.info({ url: service.url, operations: service.registry.operations.size }, 'listening');
   // Log lines are written in 64 KiB chunks; flush at least every second so a quiet service still logs promptly.
   logger.flush();

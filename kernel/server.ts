@@ -10,7 +10,7 @@ import { configureWorkerPool, workerPool } from '@toolshed/plugin-sdk';
 import { createApp } from './app.js';
 import { answerClientError } from './client-error.js';
 import type { Config } from './config.js';
-import { discoverPlugins } from './discover.js';
+import { discoverPlugins, type LoadedPlugin } from './discover.js';
 import { describeFailure, type Logger } from './logger.js';
 import { createMemoryHitStore } from './rate-limit/memory-store.js';
 import type { HitStore } from './rate-limit/store.js';
@@ -32,18 +32,18 @@ export interface StartOptions {
   readonly logger: Logger;
   readonly builtinDir?: string;
   readonly bodyLimit?: number;
+  /** The plugins found and the registry built from them already (serve checks them before it starts). */
+  readonly plugins?: { readonly loaded: readonly LoadedPlugin[]; readonly registry: Registry };
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
   const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
   configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
-  const loaded = await discoverPlugins({
-    builtinDir: options.builtinDir ?? builtinPluginDir,
-    dirs: config.plugins.dirs,
-    packages: config.plugins.packages,
-  });
-  const registry = buildRegistry(loaded, config);
+  const loaded =
+    options.plugins?.loaded ??
+    (await discoverPlugins({ builtinDir: options.builtinDir ?? builtinPluginDir, dirs: config.plugins.dirs, packages: config.plugins.packages }));
+  const registry = options.plugins?.registry ?? buildRegistry(loaded, config);
   // One line per plugin: what was loaded, from where, so nothing is skipped without a word.
   for (const { plugin, origin, source, version } of loaded) {
     const where = origin === 'built-in' ? 'built-in' : origin === 'folder' ? `folder ${source}` : source;

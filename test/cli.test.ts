@@ -117,7 +117,7 @@ describe('toolshed config', () => {
   });
 
   it('check names kernel, plugin-section and plugin-name problems together', async () => {
-    // buildRegistry stops at plugin sections before it looks at plugins.disabled; check shows both.
+    // One pass names every kind: a kernel section, a plugin section, a key no one owns, a group name.
     const file = await tempFile('bad.yaml', 'log:\n  level: loud\ndns:\n  timeoutMs: 0\ncolour: blue\nplugins:\n  disabled: [no-such-group]\n');
     const outcome = await toolshed(['config', 'check', file]);
     assert.equal(outcome.code, 1);
@@ -125,8 +125,29 @@ describe('toolshed config', () => {
       '- /colour: is not a known configuration key',
       '- /dns/timeoutMs: must be >= 1',
       '- /log/level: must be one of "fatal", "error", "warn", "info", "debug", "trace", "silent"',
-      '- /plugins: names the unknown group "no-such-group"',
+      '- /plugins/disabled/0: "no-such-group" matches no plugin group',
     ]);
+  });
+
+  it('check and serve name the same problems, every one of them (the kernel, a plugin section, a group name)', async () => {
+    const file = await tempFile('bad.yaml', 'server:\n  port: 70000\nrateLimit:\n  windowSeconds: 0\ndns:\n  timeoutMs: 0\nplugins:\n  disabled: [dns-lokup]\n');
+    const problems =
+      'Invalid configuration:\n- /server/port: must be <= 65535\n- /rateLimit/windowSeconds: must be >= 1\n- /dns/timeoutMs: must be >= 1\n' +
+      '- /plugins/disabled/0: "dns-lokup" matches no plugin group; did you mean "dns-lookup"?\n';
+    assert.deepEqual(await toolshed(['config', 'check', file]), { code: 1, stdout: problems, stderr: '' });
+    assert.deepEqual(await toolshed(['serve', '--config', file]), { code: 1, stdout: '', stderr: `Toolshed could not start.\n${problems}` });
+  });
+
+  it('refuses a group pattern that matches no group, naming the nearest, and suggests the key meant', async () => {
+    // "hsh-*" is one edit (an inserted "a") and a wildcard away from hash-generator; "hots" is
+    // "host" with two letters swapped; "rateLimits" is rateLimit plus an "s".
+    const file = await tempFile('typos.yaml', 'server:\n  hots: 0.0.0.0\nrateLimits: {}\nplugins:\n  enabled: [base64, "hsh-*"]\n');
+    const problems =
+      'Invalid configuration:\n- /server/hots: is not an allowed property; did you mean "host"?\n' +
+      '- /rateLimits: is not a known configuration key; did you mean "rateLimit"?\n' +
+      '- /plugins/enabled/1: "hsh-*" matches no plugin group; did you mean "hash-generator"?\n';
+    assert.deepEqual(await toolshed(['config', 'check', file]), { code: 1, stdout: problems, stderr: '' });
+    assert.deepEqual(await toolshed(['serve', '--config', file]), { code: 1, stdout: '', stderr: `Toolshed could not start.\n${problems}` });
   });
 
   it('check reports a plugin that does not load next to the other problems', async () => {

@@ -76,7 +76,7 @@ describe('enabled and disabled groups', () => {
   });
 
   it('refuses to start when enabled or disabled name a group that does not exist (a typo would go unnoticed)', async () => {
-    await assert.rejects(startTestService({ plugins: { disabled: ['greetng'] } }), /names the unknown group "greetng"/);
+    await assert.rejects(startTestService({ plugins: { disabled: ['greetng'] } }), /\/plugins\/disabled\/0: "greetng" matches no plugin group; did you mean "greeting"\?/);
   });
 });
 
