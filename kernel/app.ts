@@ -1,7 +1,7 @@
 /**
  * The middleware order, nothing else. Read top to bottom, it is the story of a request:
  * metrics when enabled (answers GET /metrics, counts every other answer) →
- * errors and access log → request id → the browser page (GET / and /docs, when enabled) →
+ * errors and access log → compression (answers of 1 KiB and more) → request id → the browser page (GET / and /docs, when enabled) →
  * CORS preflight → route lookup → identify the key →
  * rate limit → 401 → 404/405 → JSON body (415/413/400) → validation and handler (on the worker pool
  * once the body is large) → JSON answer (422 past the answer cap, 503 past the byte budgets).
@@ -13,6 +13,7 @@ import type { Logger } from './logger.js';
 import { identify, refuseBadCredentials } from './middleware/auth.js';
 import { BODY_LIMIT } from './middleware/body.js';
 import { ByteBudget } from './byte-budget.js';
+import { compressAnswers } from './middleware/compress.js';
 import { corsPreflight } from './middleware/cors.js';
 import { docsPage } from './docs-page.js';
 import { dispatch } from './middleware/dispatch.js';
@@ -56,6 +57,7 @@ export function createApp(options: AppOptions): Koa<KernelState> {
   app.on('error', (error: unknown) => logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'response not delivered'));
   if (options.metrics) app.use(options.metrics);
   app.use(errors(logger));
+  app.use(compressAnswers());
   app.use(requestId());
   if (config.docs.enabled) app.use(docsPage());
   app.use(corsPreflight());
