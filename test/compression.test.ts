@@ -47,6 +47,17 @@ describe('answer compression', () => {
     assert.equal(brotliDecompressSync(br.bytes).toString('utf8'), plain.text);
   });
 
+  it('compresses the public /docs files too, the same bytes on every request', async () => {
+    const plain = await rawBytes('/docs/swagger-ui-bundle.js', {});
+    assert.equal(plain.headers['content-encoding'], undefined);
+    const first = await rawBytes('/docs/swagger-ui-bundle.js', { 'Accept-Encoding': 'br' });
+    const second = await rawBytes('/docs/swagger-ui-bundle.js', { 'Accept-Encoding': 'br' });
+    assert.equal(first.headers['content-encoding'], 'br');
+    assert.equal(first.headers['content-length'], String(first.bytes.length), 'a GET answer is compressed whole, with its length');
+    assert.ok(brotliDecompressSync(first.bytes).equals(plain.bytes));
+    assert.ok(second.bytes.equals(first.bytes));
+  });
+
   it('sends as it is what the client does not accept compressed: identity, q=0, deflate only', async () => {
     for (const accepted of ['identity', 'gzip;q=0, br;q=0', 'deflate']) {
       const answer = await get('/v1/openapi.json', accepted);
