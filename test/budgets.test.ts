@@ -95,6 +95,21 @@ describe('the bulk lane of the worker pool', () => {
   });
 });
 
+describe('the bulk lane with the default configuration', () => {
+  it('is 1 thread and 16 places (threads 2, maxQueue 256), as configuration.md says', async () => {
+    const service = await startTestService({ metrics: { enabled: true } });
+    try {
+      const metrics = (await send(service.url, '/metrics', { method: 'GET' })).text;
+      // max(1, 2 − 1) = 1; max(1, ⌊256 / 16⌋) = 16.
+      assert.equal(sample(metrics, 'toolshed_worker_pool_bulk_threads'), 1);
+      assert.equal(sample(metrics, 'toolshed_worker_pool_bulk_max_queue'), 16);
+      assert.equal(sample(metrics, 'toolshed_worker_pool_max_queue'), 256);
+    } finally {
+      await service.stop();
+    }
+  });
+});
+
 describe('workers.requestBudgetMs', () => {
   const budgetMs = 6000;
   let service: TestService;
