@@ -22,6 +22,8 @@ export const CoreConfigSchema = Type.Object(
         port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
         trustProxy: Type.Integer({ minimum: 0, maximum: 32, default: 0 }),
         shutdownTimeoutMs: Type.Integer({ minimum: 0, maximum: 600000, default: 10000 }),
+        // After SIGTERM, keep listening this long with /healthz at 503 so balancers notice.
+        drainDelayMs: Type.Integer({ minimum: 0, maximum: 600000, default: 0 }),
         writeTimeoutMs: Type.Integer({ minimum: 1000, maximum: 600000, default: 30000 }),
         maxAnswerBytes: Type.Integer({ minimum: 1024, maximum: 1073741824, default: 33554432 }),
         readingBytes: Type.Integer({ minimum: 1048576, maximum: 17179869184, default: 134217728 }),
