@@ -83,12 +83,13 @@ async function podConfig(): ReturnType<typeof loadConfig> {
 }
 
 describe('deploy/kubernetes', () => {
-  it('holds a ConfigMap, the Deployment, its Service and autoscaler, and Redis with its Service', () => {
+  it('holds a ConfigMap, the Deployment, its Service, disruption budget and autoscaler, and Redis with its Service', () => {
     assert.ok(files.length >= 2);
     const kinds = manifests.map((manifest) => `${manifest.kind}/${manifest.metadata.name}`).sort();
-    for (const expected of ['Deployment/toolshed', 'Service/toolshed', 'HorizontalPodAutoscaler/toolshed', 'Deployment/toolshed-redis', 'Service/toolshed-redis']) {
+    for (const expected of ['Deployment/toolshed', 'Service/toolshed', 'HorizontalPodAutoscaler/toolshed', 'PodDisruptionBudget/toolshed', 'Deployment/toolshed-redis', 'Service/toolshed-redis']) {
       assert.ok(kinds.includes(expected), expected);
     }
+    assert.deepEqual(find('PodDisruptionBudget', 'toolshed').spec.selector, { matchLabels: deployment.spec.template.metadata.labels });
     const hpa = find('HorizontalPodAutoscaler', 'toolshed');
     assert.deepEqual([hpa.spec.scaleTargetRef?.kind, hpa.spec.scaleTargetRef?.name], ['Deployment', 'toolshed']);
     assert.ok((hpa.spec.minReplicas ?? 1) >= 2, 'never a single pod: one stopping leaves another');
