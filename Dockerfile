@@ -21,8 +21,9 @@ RUN npm run build && find dist plugin-sdk/dist -name '*.test.*' -delete && rm -r
 
 # Runtime: production dependencies only, the compiled code and the default configuration.
 FROM ${NODE_IMAGE} AS runtime
-# MALLOC_ARENA_MAX=2: memory freed after a burst of large requests goes back (docs/configuration.md).
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 MALLOC_ARENA_MAX=2
+# MALLOC_ARENA_MAX=2, MALLOC_MMAP_THRESHOLD_=1048576: memory freed after a burst of large requests
+# goes back (docs/configuration.md).
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=1048576
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY plugin-sdk/package.json plugin-sdk/

@@ -1,7 +1,8 @@
 /**
  * The middleware order, nothing else. Read top to bottom, it is the story of a request:
  * metrics when enabled (answers GET /metrics, counts every other answer) →
- * errors and access log → compression (answers of 1 KiB and more) → request id → the browser page (GET / and /docs, when enabled) →
+ * errors and access log → compression (answers of 1 KiB and more) → request id → draining (after SIGTERM) →
+ * the browser page (GET / and /docs, when enabled) →
  * CORS preflight → route lookup → identify the key →
  * rate limit → 401 → 404/405 → JSON body (415/413/400) → validation and handler (on the worker pool
  * once the body is large) → JSON answer (422 past the answer cap, 503 past the byte budgets).
@@ -16,6 +17,7 @@ import { ByteBudget } from './byte-budget.js';
 import { compressAnswers } from './middleware/compress.js';
 import { corsPreflight } from './middleware/cors.js';
 import { docsPage } from './docs-page.js';
+import { drainSignal } from './middleware/drain.js';
 import { dispatch } from './middleware/dispatch.js';
 import { errors } from './middleware/errors.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -39,6 +41,8 @@ export interface AppOptions {
   readonly bodyLimit?: number;
   /** The metrics middleware (kernel/metrics.ts) when `metrics.enabled`. */
   readonly metrics?: KernelMiddleware;
+  /** True once the service is stopping: /healthz answers 503 and answers close their connection. */
+  readonly draining?: () => boolean;
 }
 
 /** Every path the service answers, computed once. */
@@ -59,6 +63,7 @@ export function createApp(options: AppOptions): Koa<KernelState> {
   app.use(errors(logger));
   app.use(compressAnswers());
   app.use(requestId());
+  if (options.draining) app.use(drainSignal(options.draining));
   if (config.docs.enabled) app.use(docsPage());
   app.use(corsPreflight());
   app.use(lookupRoute(buildRoutes(options.registry)));

@@ -23,6 +23,8 @@ export const CoreConfigSchema = Type.Object(
         port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
         trustProxy: Type.Integer({ minimum: 0, maximum: 32, default: 0 }),
         shutdownTimeoutMs: Type.Integer({ minimum: 0, maximum: 600000, default: 10000 }),
+        // After SIGTERM, keep listening this long with /healthz at 503 so balancers notice.
+        drainDelayMs: Type.Integer({ minimum: 0, maximum: 600000, default: 0 }),
         writeTimeoutMs: Type.Integer({ minimum: 1000, maximum: 600000, default: 30000 }),
         headersTimeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 20000 }),
         requestTimeoutMs: Type.Integer({ minimum: 100, maximum: 3600000, default: 60000 }),

@@ -34,7 +34,11 @@ async function startServing(env: NodeJS.ProcessEnv): Promise<void> {
   logger.flush();
   flushPeriodically(logger, 1000);
   const shutdown = (signal: string): void => {
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal, drainDelayMs: config.server.drainDelayMs }, 'shutting down');
+    // A second signal ends the drain delay at once (in-flight requests still finish); a third
+    // finds no handler and ends the process as Node does by default.
+    process.once('SIGTERM', hurry);
+    process.once('SIGINT', hurry);
     service.stop().then(
       () => {
         logger.info('stopped');
@@ -45,9 +49,20 @@ async function startServing(env: NodeJS.ProcessEnv): Promise<void> {
       () => process.exit(1),
     );
   };
+  const hurry = (signal: string): void => {
+    process.removeListener('SIGTERM', hurry);
+    process.removeListener('SIGINT', hurry);
+    logger.info({ signal }, 'drain ended early');
+    void service.stop();
+  };
   // A promise a handler left to reject on its own belongs to no request: log it (type and stack
   // only, as for a 500) and keep serving everyone else instead of letting Node end the process.
   process.on('unhandledRejection', (reason: unknown) => logger.error({ error: describeFailure(reason) }, 'unhandled rejection'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  const first = (signal: string): void => {
+    process.removeListener('SIGTERM', first);
+    process.removeListener('SIGINT', first);
+    shutdown(signal);
+  };
+  process.once('SIGTERM', first);
+  process.once('SIGINT', first);
 }

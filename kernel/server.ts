@@ -1,6 +1,7 @@
 /**
  * Starting and stopping the service, as a function tests can call: read config → discover plugins
- * → build the app → listen. `stop()` stops accepting, lets in-flight requests finish (bounded),
+ * → build the app → listen. `stop()` drains (/healthz 503, answers close their connections, still
+ * listening for `server.drainDelayMs`), stops accepting, lets in-flight requests finish (bounded),
  * then closes plugins and the rate-limit store.
  */
 import { createServer, type Server } from 'node:http';
@@ -24,6 +25,7 @@ export interface RunningService {
   readonly registry: Registry;
   /** `http://host:port` as actually bound. */
   readonly url: string;
+  /** Drains, then stops. Called again while the drain delay runs, it ends the delay at once. */
   stop(): Promise<void>;
 }
 
@@ -61,7 +63,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
     redisUrl === undefined ? memory : await (await import('./rate-limit/redis-store.js')).createRedisStore({ url: redisUrl, windowMs, logger, fallback: memory });
   // Imported only when enabled: prom-client costs start-up time and memory.
   const metrics = config.metrics.enabled ? (await import('./metrics.js')).createMetrics(store) : undefined;
-  const app = createApp({ config, registry, logger, rateLimitStore: store, bodyLimit: options.bodyLimit, metrics });
+  let draining = false;
+  const app = createApp({ config, registry, logger, rateLimitStore: store, bodyLimit: options.bodyLimit, metrics, draining: () => draining });
   const { headersTimeoutMs, requestTimeoutMs } = config.server;
   // A slow client may not hold a connection open forever: 408 past either timeout. Node looks for
   // late requests only every connectionsCheckingInterval (30 s by default, which turned a 20 s
@@ -79,7 +82,20 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let stopping: Promise<void> | undefined;
+  let endDrain = (): void => undefined;
   const stop = async (): Promise<void> => {
+    draining = true;
+    // Still listening and answering: balancers see /healthz at 503 and stop sending new requests
+    // before new connections are refused.
+    if (config.server.drainDelayMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, config.server.drainDelayMs);
+        endDrain = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const deadline = setTimeout(() => server.closeAllConnections(), config.server.shutdownTimeoutMs);
@@ -98,6 +114,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server,
     registry,
     url: `http://${host}:${address.port}`,
-    stop: () => (stopping ??= stop()),
+    stop: () => {
+      if (stopping) endDrain();
+      return (stopping ??= stop());
+    },
   };
 }

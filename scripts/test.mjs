@@ -1,8 +1,18 @@
-// The test command (`npm test`): lint, typecheck and build, every test under c8, the coverage check
-// on kernel/ and plugin-sdk/, and the coverage of plugins/. Every step runs even when an earlier one
+// The test command (`npm test`): first the programs the tests need besides Node (redis-server,
+// Debian's chromium: scripts/test-prerequisites.mjs installs them on Debian or Ubuntu as root and
+// otherwise stops here with one line naming them), then lint, typecheck and build, every test
+// under c8, the coverage check on kernel/ and plugin-sdk/, and the coverage of plugins/. Every step runs even when an earlier one
 // fails, so one failure never hides the rest of the summary; the exit code is non-zero when any
 // step failed. Run from the repository root.
 import { spawnSync } from 'node:child_process';
+import { providePrerequisites } from './test-prerequisites.mjs';
+
+console.log('> redis-server and chromium');
+const missing = providePrerequisites();
+if (missing !== undefined) {
+  console.error(missing);
+  process.exit(1);
+}
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const steps = [

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
 import ts from 'typescript';
 import { parse as parseYaml } from 'yaml';
-import { loadConfig } from '../kernel/config.js';
+import { loadConfig, type Config } from '../kernel/config.js';
 import { BODY_LIMIT } from '../kernel/middleware/body.js';
 import { startTestService, type TestService } from './support/service.js';
 
@@ -130,15 +130,25 @@ describe('Dockerfile', () => {
 interface ComposeService {
   build?: unknown;
   image?: string;
+  pull_policy?: string;
   environment?: Record<string, string>;
   volumes?: string[];
   depends_on?: Record<string, unknown>;
   stop_grace_period?: string;
+  healthcheck?: { interval?: string };
+  read_only?: boolean;
+  cap_drop?: string[];
+  security_opt?: string[];
+  user?: string;
+  tmpfs?: string[];
 }
 
-const compose = parseYaml(read('compose.yaml')) as { services: Record<string, ComposeService> };
+// compose.yaml shares settings through YAML merge keys (`<<: *hardened`), which Compose reads.
+const compose = parseYaml(read('compose.yaml'), { merge: true }) as { services: Record<string, ComposeService> };
 const services = Object.entries(compose.services);
-const toolsheds = services.filter(([, service]) => service.build !== undefined);
+/** The image `docker build -t toolshed .` tags, as docs/deployment.md names it. */
+const imageTag = 'toolshed';
+const toolsheds = services.filter(([, service]) => service.image === imageTag);
 const proxies = services.filter(([, service]) => /^nginx\b/.test(service.image ?? ''));
 const redises = services.filter(([, service]) => /^redis\b/.test(service.image ?? ''));
 
@@ -154,12 +164,21 @@ function seconds(duration: string): number {
   return Number(match[1]) * (match[2] === 'm' ? 60 : 1);
 }
 
+/** What a stop may take: the drain, in-flight requests, then plugins and workers (each up to the shutdown timeout). */
+const stopMs = (config: Config): number => config.server.drainDelayMs + 2 * config.server.shutdownTimeoutMs;
+const siteConfig = (): Promise<Config> => loadConfig({ TOOLSHED_CONFIG: path.join(root, 'deploy/toolshed.yaml') }, defaults);
+
 describe('compose.yaml', () => {
-  it('runs two Toolshed instances of this image, one nginx and one Redis', () => {
+  it('runs two Toolshed instances of one image built once, one nginx and one Redis', () => {
     assert.equal(toolsheds.length, 2);
     assert.equal(proxies.length, 1);
     assert.equal(redises.length, 1);
-    for (const [, service] of toolsheds) assert.equal(service.build, '.');
+    const builders = toolsheds.filter(([, service]) => service.build !== undefined);
+    assert.equal(builders.length, 1, 'one instance builds the image');
+    assert.equal(builders[0]![1].build, '.');
+    for (const [name, service] of toolsheds) if (service.build === undefined) assert.equal(service.pull_policy, 'never', `${name} runs the image built here`);
+    assert.match(read('docs/deployment.md'), new RegExp(`docker build -t ${imageTag} \\.`));
+    assert.ok(!read('docs/deployment.md').includes(`${imageTag}:local`), 'the docs use the one tag');
     assert.deepEqual(Object.keys(proxies[0]![1].depends_on ?? {}).sort(), toolsheds.map(([name]) => name).sort());
   });
 
@@ -169,12 +188,25 @@ describe('compose.yaml', () => {
       assert.ok(target, `${name} names its configuration`);
       assert.equal(mounted(service, target), 'deploy/toolshed.yaml');
     }
-    const config = await loadConfig({ TOOLSHED_CONFIG: path.join(root, 'deploy/toolshed.yaml') }, defaults);
+    const config = await siteConfig();
     assert.equal(config.server.trustProxy, 1);
     assert.equal(new URL(config.rateLimit.redis.url ?? '').hostname, redises[0]![0]);
     for (const [name, service] of toolsheds) {
-      assert.ok(seconds(service.stop_grace_period ?? '10s') * 1000 > 2 * config.server.shutdownTimeoutMs, `${name}: stop_grace_period covers both shutdown phases`);
+      assert.ok(seconds(service.stop_grace_period ?? '10s') * 1000 > stopMs(config), `${name}: stop_grace_period covers the drain and both shutdown phases`);
+      // The image probes every 30 s; nginx waits for both instances to be healthy before it starts.
+      assert.ok(seconds(service.healthcheck?.interval ?? '30s') <= 5, `${name}: probed every few seconds`);
     }
+  });
+
+  it('hardens Redis as it hardens the instances: read-only, no capability, no new privileges, not root, /data in memory', () => {
+    for (const [name, service] of [...toolsheds, ...redises]) {
+      assert.equal(service.read_only, true, name);
+      assert.deepEqual(service.cap_drop, ['ALL'], name);
+      assert.ok(service.security_opt?.includes('no-new-privileges:true'), name);
+    }
+    const [, redis] = redises[0]!;
+    assert.ok(redis.user !== undefined && !/^(root|0)(:|$)/.test(redis.user), `redis user ${redis.user}`);
+    assert.deepEqual(redis.tmpfs, ['/data']);
   });
 
   it('mounts deploy/nginx.conf, whose upstream names both instances on the image port', () => {
@@ -191,6 +223,19 @@ describe('compose.yaml', () => {
     // Larger bodies are refused by nginx itself (the service would answer 413 and close mid-body).
     assert.equal(/client_max_body_size\s+(\d+)m;/.exec(nginx)?.[1], String(BODY_LIMIT / 1024 / 1024));
     assert.match(nginx, /location\s*=\s*\/metrics\s*\{[^}]*return 404/, 'metrics stay on the private network');
+  });
+
+  it('closes idle upstream connections before an instance would, and before its drain ends; retries only what was never sent', async () => {
+    const nginx = read('deploy/nginx.conf');
+    const upstream = /upstream\s+\w+\s*\{([^}]*)\}/.exec(nginx)?.[1] ?? '';
+    const idleSeconds = Number(/^\s*keepalive_timeout\s+(\d+)s;/m.exec(upstream)?.[1]);
+    const service: TestService = await startTestService();
+    const nodeKeepAliveMs = service.server.keepAliveTimeout;
+    await service.stop();
+    assert.ok(idleSeconds * 1000 < nodeKeepAliveMs, `nginx keepalive_timeout ${idleSeconds} s < the service's ${nodeKeepAliveMs} ms`);
+    assert.ok(idleSeconds * 1000 < (await siteConfig()).server.drainDelayMs, 'no idle connection outlives the drain');
+    // Not `non_idempotent`: a POST already sent is never sent again.
+    assert.match(nginx, /^\s*proxy_next_upstream\s+error timeout;/m);
   });
 });
 
@@ -214,13 +259,22 @@ describe('deploy/toolshed.service', () => {
     const exec = (one('ExecStart') ?? '').split(/\s+/);
     assert.match(exec[0] ?? '', /\/node$/);
     assert.match(exec[1] ?? '', /(^|\/)dist\/kernel\/main\.js$/);
-    assert.ok(unit.get('Environment')?.some((value) => /^TOOLSHED_CONFIG=\/\S+\.ya?ml$/.test(value)));
+    assert.ok(unit.get('Environment')?.some((value) => /^TOOLSHED_CONFIG=\S+\.ya?ml$/.test(value)));
   });
 
-  it('stops with SIGTERM and waits longer than both shutdown phases before SIGKILL', async () => {
+  it('hands the root-only configuration to the dynamic user as a credential, and reads it from the credentials directory', () => {
+    assert.equal(one('DynamicUser'), 'yes');
+    const [id, source] = (one('LoadCredential') ?? '').split(':');
+    assert.equal(source, '/etc/toolshed/toolshed.yaml');
+    // %d is systemd's specifier for $CREDENTIALS_DIRECTORY.
+    assert.ok(unit.get('Environment')?.includes(`TOOLSHED_CONFIG=%d/${id}`), `TOOLSHED_CONFIG names the credential ${id}`);
+  });
+
+  it('stops with SIGTERM and waits longer than the drain and both shutdown phases before SIGKILL', async () => {
     assert.equal(one('KillSignal'), 'SIGTERM');
-    const { shutdownTimeoutMs } = (await loadConfig({}, defaults)).server;
-    assert.ok(Number(one('TimeoutStopSec')) * 1000 > 2 * shutdownTimeoutMs, `TimeoutStopSec ${one('TimeoutStopSec')}`);
+    for (const config of [await loadConfig({}, defaults), await siteConfig()]) {
+      assert.ok(Number(one('TimeoutStopSec')) * 1000 > stopMs(config), `TimeoutStopSec ${one('TimeoutStopSec')}`);
+    }
   });
 
   it('runs unprivileged and hardened', () => {

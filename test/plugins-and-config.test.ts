@@ -88,6 +88,7 @@ describe('configuration', () => {
       port: 8080,
       trustProxy: 0,
       shutdownTimeoutMs: 10000,
+      drainDelayMs: 0,
       writeTimeoutMs: 30000,
       headersTimeoutMs: 20000,
       requestTimeoutMs: 60000,

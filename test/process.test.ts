@@ -2,6 +2,7 @@
 // Request data must never reach its output, and SIGTERM lets in-flight work finish, then exits 0.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -80,6 +81,54 @@ describe('the service process', () => {
     assert.deepEqual(answers.map((answer) => answer.status), Array.from({ length: 20 }, () => 200));
     assert.equal(await service.exited, 0);
     await assert.rejects(send(service.url, '/healthz', { method: 'GET' }), /ECONNREFUSED/);
+  });
+
+  it('drains on SIGTERM: /healthz answers 503 draining while an in-flight request still completes with 200', async () => {
+    // A drain delay longer than any test: the second SIGTERM ends it, so nothing here waits on time.
+    const service = await startProcess('server:\n  drainDelayMs: 600000\n  shutdownTimeoutMs: 600000\n');
+    const { port } = new URL(service.url);
+    // In flight: headers and half the body sent; the rest is sent only after the drain is seen.
+    const body = '{"text":"foobar"}';
+    const inFlight = connect(Number(port), '127.0.0.1');
+    let answer = '';
+    inFlight.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    const answered = new Promise<void>((resolve) => inFlight.once('end', () => resolve()));
+    inFlight.write(`POST /v1/base64/encode HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 8)}`);
+    // Connections are accepted in order: once a later /healthz is answered, the request is in.
+    assert.equal((await send(service.url, '/healthz', { method: 'GET' })).status, 200);
+    service.child.kill('SIGTERM');
+    // Readiness fails first, on a new connection (still accepted during the drain delay). The
+    // signal reaches the process when it does: ask until it has.
+    let health = await send(service.url, '/healthz', { method: 'GET' });
+    for (let tries = 0; health.status === 200 && tries < 400; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      health = await send(service.url, '/healthz', { method: 'GET' });
+    }
+    assert.equal(health.status, 503);
+    assert.deepEqual(health.json, { status: 'draining' });
+    assert.equal(health.headers.connection, 'close');
+    // Every other answer is still served during the drain, and closes its connection.
+    const during = await send(service.url, '/v1/base64/encode', { body: { text: 'f' } });
+    assert.deepEqual([during.status, during.json, during.headers.connection], [200, { base64: 'Zg==' }, 'close']);
+    // The second SIGTERM ends the delay: the listener closes while the request is still in flight.
+    service.child.kill('SIGTERM');
+    let refused = false;
+    for (let tries = 0; !refused && tries < 400; tries++) {
+      refused = await send(service.url, '/healthz', { method: 'GET' }).then(
+        () => false,
+        (error: NodeJS.ErrnoException) => error.code === 'ECONNREFUSED',
+      );
+      if (!refused) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.ok(refused, 'new connections are refused once the drain delay ends');
+    assert.equal(service.child.exitCode, null, 'the process waits for the request in flight');
+    inFlight.end(body.slice(8));
+    await answered;
+    // RFC 4648 §10: BASE64("foobar") = "Zm9vYmFy".
+    assert.match(answer, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.match(answer, /\r\nconnection: close\r\n/i);
+    assert.ok(answer.endsWith('\r\n\r\n{"base64":"Zm9vYmFy"}'), answer);
+    assert.equal(await service.exited, 0);
   });
 
   it('exits 0 within the shutdown timeout although a plugin\'s close() never returns', async () => {

@@ -23,7 +23,11 @@ function child(script: string, args: string[] = []): ChildProcess {
   // LOADTEST_GC=1 lets the server collect garbage before it reports memory, telling a leak (live
   // heap grows) from garbage V8 has not collected yet (RSS grows, live heap does not).
   const execArgv = process.env.LOADTEST_GC === '1' ? ['--expose-gc'] : [];
-  return fork(fileURLToPath(new URL(script, import.meta.url)), args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv });
+  // The C library's settings every way the service ships sets (npm start, the image, the systemd
+  // unit); without them RSS after a burst measures glibc's retention, not the service
+  // (docs/configuration.md).
+  const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '1048576' };
+  return fork(fileURLToPath(new URL(script, import.meta.url)), args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv, env });
 }
 function ask<T>(process: ChildProcess, message: string): Promise<T> {
   return new Promise((resolve) => {
@@ -110,19 +114,26 @@ const failures = baseline.errors + baseline.timeouts + baseline.non2xx;
 row(`valid mix, ${connections} connections, ${seconds} s`, '0 errors', `${Math.round(baseline.requests.average)} req/s, ${failures} errors`, failures === 0);
 row('  healthz p99 / event-loop p99', '—', `${health.toFixed(1)} / ${stats.loopP99Ms.toFixed(1)} ms; GC pauses max ${stats.gcMaxMs.toFixed(0)} ms, ${stats.gcTotalMs.toFixed(0)} ms in all`);
 
+// The attack is running (both lanes answered) before the measured run starts; its counts start with it.
 const attacker = child('./attacker.js', [String(port)]);
-await sleep(500);
+const ready = await Promise.race([new Promise((resolve) => attacker.once('message', resolve)), sleep(120_000)]);
+if (ready !== 'ready') process.stderr.write('the attacker had no answers after 2 minutes\n');
+await ask(attacker, 'reset');
 await ask(server, 'reset');
 stopProbe = probeHealth(base);
 const attacked = await traffic(base, requests, { duration: seconds });
 health = await stopProbe();
 stats = await ask<ServerStats>(server, 'stats');
-const attack = await ask<{ sent: number; fiveHundreds: number }>(attacker, 'stats');
+const attack = await ask<{ sent: number; answered: number; fiveHundreds: number }>(attacker, 'stats');
 attacker.kill();
 const ratio = attacked.requests.average / baseline.requests.average;
 const attackedFailures = attacked.errors + attacked.timeouts + attacked.non2xx;
 row('valid mix while the hostile rows loop', '≥ 0.70 of valid', `${Math.round(attacked.requests.average)} req/s = ${ratio.toFixed(2)}, ${attackedFailures} errors`, ratio >= 0.7);
-row('  hostile requests sent / answered 500', '0 × 500', `${attack.sent} / ${attack.fiveHundreds}`, attack.fiveHundreds === 0);
+// Each of the attacker's two lanes finished a hostile request inside the measured run, so the attack
+// ran during it, not only before or after. Hostile requests are slow by design (a 10 MiB body each,
+// on pool threads that yield to the main thread): 3 in 10 s on a quiet 2-core machine.
+const hostileMinimum = 2;
+row('  hostile requests answered / of them 500', `≥ ${hostileMinimum} / 0`, `${attack.answered} / ${attack.fiveHundreds} (${attack.sent} sent)`, attack.answered >= hostileMinimum && attack.fiveHundreds === 0);
 row('  healthz p99', '< 100 ms', `${health.toFixed(1)} ms`, health < 100);
 row('  event-loop delay p99 (max)', '< 50 ms', `${stats.loopP99Ms.toFixed(1)} ms (${stats.loopMaxMs.toFixed(0)}); GC pauses max ${stats.gcMaxMs.toFixed(0)} ms, ${stats.gcTotalMs.toFixed(0)} ms in all`, stats.loopP99Ms < 50);
 row('  RSS peak', '< 1024 MB', `${stats.peakRssMb.toFixed(0)} MB`, stats.peakRssMb < 1024);
