@@ -25,6 +25,7 @@ import { notFoundMessages } from './route-hint.js';
 import type { HitStore } from './rate-limit/store.js';
 import type { Registry } from './registry.js';
 import type { KernelMiddleware, KernelState, Route } from './types.js';
+import { EventLoopWatchdog } from './watchdog.js';
 
 /** The API's version, as the contract labels it. */
 export const API_VERSION = '1.0.0';
@@ -38,6 +39,8 @@ export interface AppOptions {
   readonly bodyLimit?: number;
   /** The metrics middleware (kernel/metrics.ts) when `metrics.enabled`. */
   readonly metrics?: KernelMiddleware;
+  /** The event-loop watchdog the dispatch reports to (a stopped one when not given). */
+  readonly watchdog?: EventLoopWatchdog;
 }
 
 /** Every path the service answers, computed once. */
@@ -79,6 +82,8 @@ export function createApp(options: AppOptions): Koa<KernelState> {
       reading: new ByteBudget(config.server.readingBytes),
       sending: new ByteBudget(config.server.sendingBytes),
       notFoundMessage: notFoundMessages([...options.registry.operations.values()].map((operation) => operation.path)),
+      logger,
+      watchdog: options.watchdog ?? new EventLoopWatchdog(config.watchdog.blockedMs, logger),
     }),
   );
   return app;
