@@ -1,12 +1,16 @@
 // No plugin can stall or silence the service (issue 21): third-party plugins run on the worker pool
 // by default, every operation has a deadline, and a blocked main thread is logged and counted.
 import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { workerPool } from '@toolshed/plugin-sdk';
 import { defaultsFile, readConfig, validateCoreConfig } from '../kernel/config.js';
 import { builtinPluginDir } from '../kernel/server.js';
 import { send, type Answer } from './support/http.js';
+import { run } from './support/packages.js';
 import { fixtures, startTestService, type TestService } from './support/service.js';
 
 const hostilePlugins = path.join(fixtures, 'hostile-plugins');
@@ -87,8 +91,10 @@ describe('a plugin the operator trusts', { timeout: 120_000 }, () => {
 
   it('runs on the main thread, where a never-settling handler still gets 504 at its group\'s deadline', async () => {
     const completed = workerPool().stats().completed;
+    const aborted = (globalThis as { neverSettlesAborted?: number }).neverSettlesAborted ?? 0;
     const answer = await send(service.url, '/v1/never-settles/wait', { body: {}, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'main-never' } });
     assert.deepEqual([answer.status, errorCode(answer)], [504, 'operation_timeout']);
+    assert.equal((globalThis as { neverSettlesAborted?: number }).neverSettlesAborted, aborted + 1, 'the handler\'s signal fired at the deadline');
     assert.equal(workerPool().stats().completed, completed, 'nothing ran on the pool');
     const [line] = linesOf(service, 'operation deadline passed');
     assert.deepEqual([line?.operation, line?.requestId, line?.deadlineMs], ['never-settles.wait', 'main-never', 300]);
@@ -107,6 +113,21 @@ describe('a plugin the operator trusts', { timeout: 120_000 }, () => {
     assert.ok(blocks.every((line) => (line.blockedMs as number) >= 100));
     const metrics = (await send(service.url, '/metrics', { method: 'GET' })).text;
     assert.match(metrics, /^toolshed_event_loop_blocked_total\{operation="busy-loop\.spin"\} 2$/m);
+  });
+});
+
+describe('toolshed call', { timeout: 120_000 }, () => {
+  it('ends a contained loop and a never-settling handler at the deadline with 504 operation_timeout (exit 3)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-containment-'));
+    const config = path.join(dir, 'config.yaml');
+    await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(hostilePlugins)}]\noperations:\n  deadlineMs: 500\n`);
+    const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
+    for (const target of ['busy-loop/spin', 'never-settles/wait']) {
+      const outcome = await run(process.execPath, [bin, 'call', target, '{}', '--config', config], { cwd: dir });
+      const group = target.replace('/', '.');
+      const body = { error: { code: 'operation_timeout', message: `${group} did not finish within its deadline of 500 ms` } };
+      assert.deepEqual(outcome, { code: 3, stdout: '', stderr: `${JSON.stringify(body)}\n` });
+    }
   });
 });
 
