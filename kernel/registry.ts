@@ -65,8 +65,11 @@ function checkPluginSections(config: Config, loaded: readonly LoadedPlugin[]): M
   return sections;
 }
 
-/** `plugins.trusted` may name only loaded third-party groups, `operations.groupDeadlineMs` only loaded groups. */
-function trustProblems(loaded: readonly LoadedPlugin[], config: Config): { path: string; message: string }[] {
+/**
+ * `plugins.trusted` may name only loaded third-party groups, `operations.groupDeadlineMs` only
+ * loaded groups; a deadline must end before `server.writeTimeoutMs` closes the silent connection.
+ */
+function containmentProblems(loaded: readonly LoadedPlugin[], config: Config): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];
   for (const name of config.plugins.trusted) {
     const found = loaded.find(({ plugin }) => plugin.group === name);
@@ -75,6 +78,10 @@ function trustProblems(loaded: readonly LoadedPlugin[], config: Config): { path:
   }
   for (const name of Object.keys(config.operations.groupDeadlineMs)) {
     if (!loaded.some(({ plugin }) => plugin.group === name)) problems.push({ path: `/operations/groupDeadlineMs/${name}`, message: 'names an unknown group' });
+  }
+  const deadlines: [string, number][] = [['/operations/deadlineMs', config.operations.deadlineMs], ...Object.entries(config.operations.groupDeadlineMs).map(([name, ms]): [string, number] => [`/operations/groupDeadlineMs/${name}`, ms])];
+  for (const [path, ms] of deadlines) {
+    if (ms >= config.server.writeTimeoutMs) problems.push({ path, message: `must be shorter than server.writeTimeoutMs (${config.server.writeTimeoutMs}), which closes a silent connection first` });
   }
   return problems;
 }
@@ -87,7 +94,7 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): 
     (pattern) => !pattern.includes('*') && !groups.includes(pattern),
   );
   const problems = unknown.map((name) => ({ path: '/plugins', message: `names the unknown group "${name}"` }));
-  problems.push(...trustProblems(loaded, config));
+  problems.push(...containmentProblems(loaded, config));
   if (problems.length > 0) throw new ConfigError(problems);
   const isEnabled = matcher(config.plugins.enabled);
   const isDisabled = matcher(config.plugins.disabled);

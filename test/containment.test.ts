@@ -80,7 +80,8 @@ describe('a plugin the operator trusts', { timeout: 120_000 }, () => {
       {
         plugins: { dirs: [hostilePlugins], trusted: ['busy-loop', 'never-settles'] },
         // A long global deadline and a short one for one group: only the group's can end the wait below.
-        operations: { deadlineMs: 600_000, groupDeadlineMs: { 'never-settles': 300 } },
+        operations: { deadlineMs: 590_000, groupDeadlineMs: { 'never-settles': 300 } },
+        server: { writeTimeoutMs: 600_000 },
         metrics: { enabled: true },
         watchdog: { blockedMs: 100 },
       },
@@ -132,9 +133,10 @@ describe('toolshed call', { timeout: 120_000 }, () => {
 });
 
 describe('configuration of containment', () => {
-  it('refuses to trust an unknown or a built-in group, and a deadline for an unknown group', async () => {
+  it('refuses to trust an unknown or a built-in group, a deadline for an unknown group, and one the silent-connection timeout would cut', async () => {
+    const operations = { groupDeadlineMs: { 'no-such': 500, 'busy-loop': 30_000 } };
     await assert.rejects(
-      startTestService({ plugins: { dirs: [hostilePlugins], trusted: ['no-such-group', 'base64'] }, operations: { groupDeadlineMs: { 'no-such': 500 } } }, { builtinDir: builtinPluginDir }),
+      startTestService({ plugins: { dirs: [hostilePlugins], trusted: ['no-such-group', 'base64'] }, operations }, { builtinDir: builtinPluginDir }),
       (error: Error) => {
         assert.equal(
           error.message,
@@ -143,6 +145,7 @@ describe('configuration of containment', () => {
             '- /plugins/trusted: names the unknown group "no-such-group"',
             '- /plugins/trusted: names the built-in group "base64", which is trusted already',
             '- /operations/groupDeadlineMs/no-such: names an unknown group',
+            '- /operations/groupDeadlineMs/busy-loop: must be shorter than server.writeTimeoutMs (30000), which closes a silent connection first',
           ].join('\n'),
         );
         return true;
