@@ -22,14 +22,23 @@ export function operationTimeout(registered: RegisteredOperation): HttpError {
  * unseen: a promise cannot be cancelled.
  */
 export function withinDeadline<T>(work: Promise<T>, registered: RegisteredOperation, onExpire: () => void): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
+  // One promise and one timer per request: this is on every main-thread request's path.
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
       onExpire();
       reject(operationTimeout(registered));
     }, registered.deadlineMs);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
 
 const offloadModule = new URL('./offload.js', import.meta.url);
