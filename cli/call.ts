@@ -7,7 +7,8 @@
  * answers with 422 input_too_complex cannot hang the command. What protects a shared server from
  * many clients (body and answer caps, byte budgets, rate limits) does not apply to one local caller.
  */
-import { configureWorkerPool, isToolshedError, runInWorker, UnprocessableError, workerPool, workerRefusal } from '@toolshed/plugin-sdk';
+import { configureWorkerPool, isToolshedError, workerPool } from '@toolshed/plugin-sdk';
+import { runOnPool, withinDeadline } from '../kernel/deadline.js';
 import type { Config } from '../kernel/config.js';
 import { describeFailure } from '../kernel/logger.js';
 import { parseJsonObject } from '../kernel/middleware/body.js';
@@ -45,28 +46,21 @@ export function findOperation(registry: Registry, target: string): RegisteredOpe
   throw new UsageError(`There is no operation "${target}".${hint} "toolshed openapi" lists every operation.`);
 }
 
-const offloadModule = new URL('../kernel/offload.js', import.meta.url);
-
 /**
  * The answer's JSON text, worked out on this thread or, as the server's dispatch decides it, on the
- * worker pool by the kernel's offload module, with the same refusals when the budget runs out.
+ * worker pool by the kernel's offload module, with the same refusals when the budget or the
+ * operation's deadline runs out.
  */
 async function work(registered: RegisteredOperation, body: Buffer, workers: Config['workers']): Promise<string> {
   const offload = registered.offload === 'always' || (registered.offload === 'auto' && body.length > workers.offloadBytes);
   if (!offload) {
-    const result = await registered.operation.run(parseJsonObject(body), { signal: new AbortController().signal, config: registered.config, now: () => new Date() });
-    return JSON.stringify(result);
+    const controller = new AbortController();
+    const pending = registered.operation.run(parseJsonObject(body), { signal: controller.signal, config: registered.config, now: () => new Date() });
+    return JSON.stringify(await withinDeadline(pending, registered, () => controller.abort()));
   }
-  const args = [registered.module, registered.operation.name, body, registered.config];
-  try {
-    const answer = await runInWorker<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: workers.requestBudgetMs, bulk: true });
-    return Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8');
-  } catch (error) {
-    throw workerRefusal(error, {
-      timeout: () => new UnprocessableError('input_too_complex', `The input needs more than ${workers.requestBudgetMs} ms of work`),
-      crashed: () => new UnprocessableError('input_too_complex', 'The input needs more memory than one request may use'),
-    });
-  }
+  const bulk = !registered.contained || body.length > workers.offloadBytes;
+  const answer = await runOnPool(registered, body, { requestBudgetMs: workers.requestBudgetMs, bulk });
+  return Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8');
 }
 
 /** Runs `registered` on the JSON text `body`; never throws for anything the input causes. */

@@ -28,6 +28,7 @@ import { notFoundMessages } from './route-hint.js';
 import type { HitStore } from './rate-limit/store.js';
 import type { Registry } from './registry.js';
 import type { KernelMiddleware, KernelState, Route } from './types.js';
+import { EventLoopWatchdog } from './watchdog.js';
 
 /** The API's version, as the contract labels it. */
 export const API_VERSION = '1.0.0';
@@ -43,6 +44,8 @@ export interface AppOptions {
   readonly metrics?: KernelMiddleware;
   /** True once the service is stopping: /healthz answers 503 and answers close their connection. */
   readonly draining?: () => boolean;
+  /** The event-loop watchdog the dispatch reports to (a stopped one when not given). */
+  readonly watchdog?: EventLoopWatchdog;
 }
 
 /** Every path the service answers, computed once. */
@@ -86,6 +89,8 @@ export function createApp(options: AppOptions): Koa<KernelState> {
       reading: new ByteBudget(config.server.readingBytes),
       sending: new ByteBudget(config.server.sendingBytes),
       notFoundMessage: notFoundMessages([...options.registry.operations.values()].map((operation) => operation.path)),
+      logger,
+      watchdog: options.watchdog ?? new EventLoopWatchdog(config.watchdog.blockedMs, logger),
     }),
   );
   return app;

@@ -59,7 +59,17 @@ export const CoreConfigSchema = Type.Object(
       },
       section,
     ),
-    plugins: Type.Object({ dirs: Names, packages: Names, enabled: Type.Array(Type.String({ minLength: 1 }), { default: ['*'] }), disabled: Names }, section),
+    plugins: Type.Object({ dirs: Names, packages: Names, enabled: Type.Array(Type.String({ minLength: 1 }), { default: ['*'] }), disabled: Names, trusted: Names }, section),
+    // Every operation's deadline, main thread and pool alike; per group where a group needs another.
+    operations: Type.Object(
+      {
+        deadlineMs: Type.Integer({ minimum: 100, maximum: 600000, default: 10000 }),
+        groupDeadlineMs: Type.Record(Type.String(), Type.Integer({ minimum: 100, maximum: 600000 }), { default: {} }),
+      },
+      section,
+    ),
+    // The event-loop watchdog: a main thread blocked this long is logged and counted per operation.
+    watchdog: Type.Object({ blockedMs: Type.Integer({ minimum: 10, maximum: 60000, default: 100 }) }, section),
     workers: Type.Object(
       {
         threads: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),

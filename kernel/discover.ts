@@ -42,14 +42,15 @@ export class PluginLoadError extends Error {
   }
 }
 
-async function importManifest(specifier: string, source: string): Promise<Plugin> {
+async function importManifest(specifier: string, source: string, origin: LoadedPlugin['origin']): Promise<Plugin> {
   let module: { default?: unknown };
   try {
     module = (await import(specifier)) as { default?: unknown };
   } catch (error) {
     throw new PluginLoadError(source, [(error as Error).message]);
   }
-  const problems = checkPlugin(module.default, SDK_VERSION);
+  // A third party's body schemas must bound every string and array (docs/writing-a-plugin.md).
+  const problems = checkPlugin(module.default, SDK_VERSION, { requireBounds: origin !== 'built-in' });
   if (problems.length > 0) throw new PluginLoadError(source, problems);
   return module.default as Plugin;
 }
@@ -76,7 +77,7 @@ async function loadFolder(dir: string, origin: 'built-in' | 'folder'): Promise<L
     // The folder's index.bundle.js when it is fresh (see the SDK's freshBundle): one read instead of one per module.
     const file = freshBundle(index) ?? index;
     const specifier = pathToFileURL(file).href;
-    const plugin = await importManifest(specifier, file);
+    const plugin = await importManifest(specifier, file, origin);
     const folder = path.basename(path.dirname(file));
     if (folder !== plugin.group) {
       throw new PluginLoadError(file, [`the folder is named "${folder}" but the group is "${plugin.group}"; they must be equal`]);
@@ -112,7 +113,7 @@ export async function discoverPlugins(options: DiscoveryOptions): Promise<Loaded
   loaded.push(...(await loadFolder(options.builtinDir, 'built-in')));
   for (const dir of options.dirs) loaded.push(...(await loadFolder(path.resolve(dir), 'folder')));
   for (const name of options.packages) {
-    loaded.push({ plugin: await importManifest(name, `package ${name}`), source: `package ${name}`, specifier: name, origin: 'package', version: packageVersion(name) });
+    loaded.push({ plugin: await importManifest(name, `package ${name}`, 'package'), source: `package ${name}`, specifier: name, origin: 'package', version: packageVersion(name) });
   }
   const seen = new Map<string, string>();
   for (const { plugin, source } of loaded) {

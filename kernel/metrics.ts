@@ -11,6 +11,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { RedisHitStore } from './rate-limit/redis-store.js';
 import type { HitStore } from './rate-limit/store.js';
 import type { KernelMiddleware } from './types.js';
+import type { EventLoopWatchdog } from './watchdog.js';
 
 /** The path the middleware answers (GET and HEAD); other methods go on to the usual 404. */
 const METRICS_PATH = '/metrics';
@@ -62,8 +63,22 @@ function registerRedisStore(registry: Registry, store: RedisHitStore): void {
   readCounter(registry, 'toolshed_rate_limit_redis_fallbacks_total', 'Switches from Redis to counting in this instance', () => store.counted().fallbacks);
 }
 
+/** The watchdog's blocks of the main thread, per operation id (`none`: no operation known). */
+function registerWatchdog(registry: Registry, watchdog: EventLoopWatchdog): void {
+  new Counter({
+    name: 'toolshed_event_loop_blocked_total',
+    help: 'Times the main thread was blocked longer than watchdog.blockedMs, by the operation running (none: not known)',
+    labelNames: ['operation'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [operation, count] of watchdog.blocks) this.inc({ operation }, count);
+    },
+  });
+}
+
 /** The metrics middleware, with a registry of its own. */
-export function createMetrics(store: HitStore): KernelMiddleware {
+export function createMetrics(store: HitStore, watchdog?: EventLoopWatchdog): KernelMiddleware {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
@@ -78,6 +93,7 @@ export function createMetrics(store: HitStore): KernelMiddleware {
   });
   const refusals = new Counter({ name: 'toolshed_rate_limit_refusals_total', help: 'Requests refused with 429 by the rate limit, by client kind', labelNames: ['client'] as const, registers });
   registerWorkerPool(registry);
+  if (watchdog !== undefined) registerWatchdog(registry, watchdog);
   if (isRedisStore(store)) registerRedisStore(registry, store);
 
   return async function countRequests(ctx, next) {

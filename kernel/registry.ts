@@ -17,8 +17,15 @@ export interface RegisteredOperation {
   readonly config: unknown;
   /** The plugin's import specifier, for running the operation in a worker. */
   readonly module: string;
-  /** True when a large request's work runs on the worker pool (see the SDK's `offload`). */
+  /** Where the request's work runs (see the SDK's `offload`); `always` for a contained plugin. */
   readonly offload: 'auto' | 'always' | 'never';
+  /** The operation's deadline in milliseconds (`operations.deadlineMs`, or its group's own). */
+  readonly deadlineMs: number;
+  /**
+   * True for a plugin the operator did not write and did not trust (`plugins.dirs`/`packages`, not
+   * in `plugins.trusted`): all its work runs on the worker pool, under the operation's deadline.
+   */
+  readonly contained: boolean;
 }
 
 /** What the kernel mounts. */
@@ -77,22 +84,48 @@ function groupPatternProblems(plugins: Config['plugins'], groups: readonly strin
   return problems;
 }
 
+/**
+ * `plugins.trusted` may name only loaded third-party groups, `operations.groupDeadlineMs` only
+ * loaded groups; a deadline must end before `server.writeTimeoutMs` closes the silent connection.
+ */
+function containmentProblems(loaded: readonly LoadedPlugin[], config: Config): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  for (const name of config.plugins.trusted) {
+    const found = loaded.find(({ plugin }) => plugin.group === name);
+    if (found === undefined) problems.push({ path: '/plugins/trusted', message: `names the unknown group "${name}"` });
+    else if (found.origin === 'built-in') problems.push({ path: '/plugins/trusted', message: `names the built-in group "${name}", which is trusted already` });
+  }
+  for (const name of Object.keys(config.operations.groupDeadlineMs)) {
+    if (!loaded.some(({ plugin }) => plugin.group === name)) problems.push({ path: `/operations/groupDeadlineMs/${name}`, message: 'names an unknown group' });
+  }
+  const deadlines: [string, number][] = [['/operations/deadlineMs', config.operations.deadlineMs], ...Object.entries(config.operations.groupDeadlineMs).map(([name, ms]): [string, number] => [`/operations/groupDeadlineMs/${name}`, ms])];
+  for (const [path, ms] of deadlines) {
+    if (ms >= config.server.writeTimeoutMs) problems.push({ path, message: `must be shorter than server.writeTimeoutMs (${config.server.writeTimeoutMs}), which closes a silent connection first` });
+  }
+  return problems;
+}
+
 /** Builds the registry from the loaded plugins and the configuration; throws ConfigError naming every problem. */
 export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): Registry {
   const { sections, problems } = pluginSections(config, loaded);
   problems.push(...groupPatternProblems(config.plugins, loaded.map(({ plugin }) => plugin.group)));
+  problems.push(...containmentProblems(loaded, config));
   if (problems.length > 0) throw new ConfigError(problems);
   const isEnabled = matcher(config.plugins.enabled);
   const isDisabled = matcher(config.plugins.disabled);
   const operations = new Map<string, RegisteredOperation>();
   const plugins: Plugin[] = [];
-  for (const { plugin, specifier } of loaded) {
+  const trusted = new Set(config.plugins.trusted);
+  for (const { plugin, specifier, origin } of loaded) {
     if (!isEnabled(plugin.group) || isDisabled(plugin.group)) continue;
     plugins.push(plugin);
+    const contained = origin !== 'built-in' && !trusted.has(plugin.group);
+    const deadlineMs = config.operations.groupDeadlineMs[plugin.group] ?? config.operations.deadlineMs;
     for (const operation of compilePlugin(plugin)) {
       const path = `/v1/${operation.group}/${operation.name}`;
       const { upstream, offload = 'auto' } = operation.definition;
-      operations.set(path, { operation, path, config: sections.get(plugin), module: specifier, offload: upstream === true ? 'never' : offload });
+      const where = contained ? 'always' : upstream === true ? 'never' : offload;
+      operations.set(path, { operation, path, config: sections.get(plugin), module: specifier, offload: where, deadlineMs, contained });
     }
   }
   return { operations, plugins };

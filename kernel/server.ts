@@ -16,6 +16,7 @@ import { describeFailure, type Logger } from './logger.js';
 import { createMemoryHitStore } from './rate-limit/memory-store.js';
 import type { HitStore } from './rate-limit/store.js';
 import { buildRegistry, type Registry } from './registry.js';
+import { EventLoopWatchdog } from './watchdog.js';
 
 /** The folder of the built-in plugins (next to the kernel in the build output). */
 export const builtinPluginDir = fileURLToPath(new URL('../plugins/', import.meta.url));
@@ -62,9 +63,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const store: HitStore =
     redisUrl === undefined ? memory : await (await import('./rate-limit/redis-store.js')).createRedisStore({ url: redisUrl, windowMs, logger, fallback: memory });
   // Imported only when enabled: prom-client costs start-up time and memory.
-  const metrics = config.metrics.enabled ? (await import('./metrics.js')).createMetrics(store) : undefined;
+  const watchdog = new EventLoopWatchdog(config.watchdog.blockedMs, logger);
+  const metrics = config.metrics.enabled ? (await import('./metrics.js')).createMetrics(store, watchdog) : undefined;
   let draining = false;
-  const app = createApp({ config, registry, logger, rateLimitStore: store, bodyLimit: options.bodyLimit, metrics, draining: () => draining });
+  const app = createApp({ config, registry, logger, rateLimitStore: store, bodyLimit: options.bodyLimit, metrics, draining: () => draining, watchdog });
   const { headersTimeoutMs, requestTimeoutMs } = config.server;
   // A slow client may not hold a connection open forever: 408 past either timeout. Node looks for
   // late requests only every connectionsCheckingInterval (30 s by default, which turned a 20 s
@@ -79,6 +81,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server.once('error', reject);
     server.listen(config.server.port, config.server.host, () => resolve());
   });
+  watchdog.start();
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let stopping: Promise<void> | undefined;
@@ -102,6 +105,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     deadline.unref();
     await closed;
     clearTimeout(deadline);
+    watchdog.stop();
     // A plugin whose close() hangs must not hold the exit past the shutdown timeout.
     const closing = Promise.all([...registry.plugins.map(async (plugin) => plugin.close?.()), workerPool().close()]);
     let giveUp: NodeJS.Timeout | undefined;

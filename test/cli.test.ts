@@ -71,8 +71,9 @@ describe('toolshed call', () => {
     let service: TestService;
     let configFile: string;
     before(async () => {
-      // The built-in plugins and the fixture plugins, with a short budget for work on the pool.
-      const config = { plugins: { dirs: [externalPlugins] }, workers: { requestBudgetMs: 300 } };
+      // The built-in plugins and the fixture plugins, with a short budget for work on the pool; the
+      // probe is trusted, so its operations run where they choose (spin on the pool, the rest here).
+      const config = { plugins: { dirs: [externalPlugins], trusted: ['kernel-probe'] }, workers: { requestBudgetMs: 300 } };
       service = await startTestService(config, { builtinDir: builtinPluginDir });
       configFile = await tempFile('probe.yaml', JSON.stringify(config));
     });
@@ -101,7 +102,7 @@ describe('toolshed call', () => {
   });
 
   it('names a plugin bug\'s type, never its message, and exits 3', async () => {
-    const configFile = await tempFile('probe.yaml', `plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n`);
+    const configFile = await tempFile('probe.yaml', `plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n  trusted: [kernel-probe]\n`);
     // The probe's crash throws TypeError("cannot handle <text>"): the message would quote the input.
     const outcome = await toolshed(['call', 'kernel-probe/crash', '{"text":"MARKER-51c"}', '--config', configFile]);
     const message = 'An internal error occurred in kernel-probe.crash (TypeError); this is a bug in the plugin';

@@ -99,7 +99,9 @@ describe('configuration', () => {
     assert.deepEqual(config.workers, { threads: 2, memoryMb: 256, maxQueue: 256, idleMs: 30000, niceness: 10, offloadBytes: 65536, requestBudgetMs: 10000 });
     assert.deepEqual(config.rateLimit, { anonymous: { max: 30 }, apiKey: { max: 600 }, windowSeconds: 60, redis: {} });
     assert.deepEqual(config.auth, { apiKeys: [] });
-    assert.deepEqual(config.plugins, { dirs: [], packages: [], enabled: ['*'], disabled: [] });
+    assert.deepEqual(config.plugins, { dirs: [], packages: [], enabled: ['*'], disabled: [], trusted: [] });
+    assert.deepEqual(config.operations, { deadlineMs: 10000, groupDeadlineMs: {} });
+    assert.deepEqual(config.watchdog, { blockedMs: 100 });
     assert.deepEqual(config.dns, { resolvers: { cloudflare: 'https://cloudflare-dns.com/dns-query', google: 'https://dns.google/dns-query' }, timeoutMs: 5000 });
     assert.deepEqual(config.regex, { timeoutMs: 1000 });
   });

@@ -1,13 +1,17 @@
 /**
  * Answers the route: 404 for an unknown path, 405 for a wrong method, the precomputed JSON of a GET
  * route, or, for an operation, its body read and its work done — on the main thread while the body
- * is small, on the worker pool once it is large (the main thread's job is to move bytes).
+ * is small, on the worker pool once it is large or its plugin is a third party's (the main thread's
+ * job is to move bytes) — and always within the operation's deadline.
  */
 import type { ServerResponse } from 'node:http';
-import { runInWorker, UnprocessableError, workerRefusal } from '@toolshed/plugin-sdk';
+import { isToolshedError, UnprocessableError } from '@toolshed/plugin-sdk';
 import { budgetSpent, type ByteBudget } from '../byte-budget.js';
+import { OPERATION_TIMEOUT, runOnPool, withinDeadline } from '../deadline.js';
 import { HttpError } from '../http-error.js';
+import type { Logger } from '../logger.js';
 import type { RegisteredOperation } from '../registry.js';
+import type { EventLoopWatchdog } from '../watchdog.js';
 import { JSON_TYPE, type KernelContext, type KernelMiddleware } from '../types.js';
 import { parseJsonObject, readJsonBytes } from './body.js';
 
@@ -18,6 +22,7 @@ import { parseJsonObject, readJsonBytes } from './body.js';
  */
 class HandlerContext {
   #controller: AbortController | undefined;
+  #expired = false;
   constructor(
     private readonly res: ServerResponse,
     readonly config: unknown,
@@ -27,12 +32,19 @@ class HandlerContext {
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       const controller = (this.#controller = new AbortController());
+      if (this.#expired) controller.abort();
       const res = this.res;
       res.once('close', () => {
         if (!res.writableFinished) controller.abort();
       });
     }
     return this.#controller.signal;
+  }
+
+  /** The deadline passed: the handler's signal fires, so work it handed on (fetch, a worker job) stops. */
+  expire(): void {
+    this.#expired = true;
+    this.#controller?.abort();
   }
 }
 
@@ -42,7 +54,7 @@ export interface DispatchLimits {
   readonly bodyLimit: number;
   /** Bodies over this many bytes run on the worker pool (operations with `offload: 'auto'`). */
   readonly offloadBytes: number;
-  /** Time budget of an offloaded request, queue time included. */
+  /** Time budget of a request offloaded for its size or its operation's choice, queue time included. */
   readonly offloadBudgetMs: number;
   /** The largest answer in bytes; more is 422 output_too_large. */
   readonly maxAnswerBytes: number;
@@ -52,26 +64,36 @@ export interface DispatchLimits {
   readonly sending: ByteBudget;
   /** The message of a 404 for a path (names the likely operation). */
   readonly notFoundMessage: (path: string) => string;
+  /** Gets one line per operation past its deadline. */
+  readonly logger: Logger;
+  /** Times the main thread's work for each operation. */
+  readonly watchdog: EventLoopWatchdog;
 }
-
-const offloadModule = new URL('../offload.js', import.meta.url);
 
 function tooLarge(bytes: number, limit: number): UnprocessableError {
   return new UnprocessableError('output_too_large', `The answer would be ${bytes} bytes; at most ${limit} are sent`);
 }
 
-async function runOffloaded(ctx: KernelContext, registered: RegisteredOperation, bytes: Buffer, limits: DispatchLimits): Promise<Uint8Array> {
+function runOffloaded(ctx: KernelContext, registered: RegisteredOperation, bytes: Buffer, limits: DispatchLimits): Promise<Uint8Array> {
   // Move the bytes into the worker; copy first when the buffer is shared with others (a pooled slab).
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes);
-  const args = [registered.module, registered.operation.name, own, registered.config];
   const signal = new HandlerContext(ctx.res, undefined, () => new Date()).signal;
+  // A contained plugin's small request is no bulk job: it must not wait behind the large ones.
+  const bulk = !registered.contained || bytes.byteLength > limits.offloadBytes;
+  return runOnPool(registered, own, { requestBudgetMs: limits.offloadBudgetMs, signal, transfer: true, bulk });
+}
+
+/** Runs the operation on the main thread, within its deadline, timing its synchronous parts. */
+async function runHere(ctx: KernelContext, registered: RegisteredOperation, bytes: Buffer, limits: DispatchLimits, now: () => Date): Promise<string> {
+  const { watchdog } = limits;
+  const running = watchdog.begin(registered.operation.id, ctx.state.requestId);
   try {
-    return await runInWorker<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: limits.offloadBudgetMs, signal, transfer: [own.buffer as ArrayBuffer], bulk: true });
-  } catch (error) {
-    throw workerRefusal(error, {
-      timeout: () => new UnprocessableError('input_too_complex', `The input needs more than ${limits.offloadBudgetMs} ms of work`),
-      crashed: () => new UnprocessableError('input_too_complex', 'The input needs more memory than one request may use'),
-    });
+    const context = new HandlerContext(ctx.res, registered.config, now);
+    const pending = watchdog.timed(running, () => registered.operation.run(parseJsonObject(bytes), context));
+    const result = await withinDeadline(pending, registered, () => context.expire());
+    return watchdog.timed(running, () => JSON.stringify(result));
+  } finally {
+    watchdog.done(running);
   }
 }
 
@@ -115,10 +137,14 @@ export function dispatch(limits: DispatchLimits, now: () => Date = () => new Dat
     const offload = registered.offload === 'always' || (registered.offload === 'auto' && held > limits.offloadBytes);
     // While the answers being sent already fill their budget, a large request is refused before its work, not after.
     if (offload && limits.sending.inUse >= limits.sending.limit) throw budgetSpent('sending', false);
-    if (offload) sent = answer(ctx, await runOffloaded(ctx, registered, bytes, limits), limits);
-    else {
-      const result = await registered.operation.run(parseJsonObject(bytes), new HandlerContext(ctx.res, registered.config, now));
-      sent = answer(ctx, JSON.stringify(result), limits);
+    try {
+      sent = answer(ctx, offload ? await runOffloaded(ctx, registered, bytes, limits) : await runHere(ctx, registered, bytes, limits, now), limits);
+    } catch (error) {
+      // The operator's way to the culprit: which operation, which request; never the body.
+      if (isToolshedError(error) && error.code === OPERATION_TIMEOUT) {
+        limits.logger.warn({ operation: registered.operation.id, requestId: ctx.state.requestId, deadlineMs: registered.deadlineMs, pool: offload }, 'operation deadline passed');
+      }
+      throw error;
     }
     await next();
   };

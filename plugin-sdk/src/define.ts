@@ -6,7 +6,7 @@
 import semver from 'semver';
 import type { Static, TObject, TSchema } from 'typebox';
 import { compileSchema } from './validation.js';
-import { findOpenObjects } from './schema-rules.js';
+import { findOpenObjects, findUnboundedFields } from './schema-rules.js';
 import { schemaKeywordProblems } from './schema-keywords.js';
 import { SDK_VERSION } from './version.js';
 
@@ -167,7 +167,16 @@ function errorListProblems(where: string, list: unknown, pluginCodes: unknown): 
   return problems;
 }
 
-function operationProblems(name: string, operation: unknown, pluginCodes: unknown): string[] {
+/** What the kernel checks beyond the rules every manifest follows. */
+export interface PluginCheckOptions {
+  /**
+   * Every string of a body schema needs `maxLength` and every array `maxItems`, unless it says why
+   * not with `x-unbounded`. The kernel asks this of plugins from `plugins.dirs` and `plugins.packages`.
+   */
+  readonly requireBounds?: boolean;
+}
+
+function operationProblems(name: string, operation: unknown, pluginCodes: unknown, options: PluginCheckOptions): string[] {
   const where = `operation "${name}"`;
   if (!kebabCase.test(name)) return [`${where}: the name must be kebab-case`];
   if (!isRecord(operation)) return [`${where} is not an object`];
@@ -178,6 +187,7 @@ function operationProblems(name: string, operation: unknown, pluginCodes: unknow
     problems.push(`${where}: offload must be "auto", "always" or "never"`);
   }
   problems.push(...schemaProblems(`${where}: body`, operation.body, true));
+  if (options.requireBounds === true && isRecord(operation.body)) problems.push(...findUnboundedFields(operation.body).map((problem) => `${where}: body ${problem}`));
   problems.push(...schemaProblems(`${where}: response`, operation.response, false));
   const examples = operation.examples;
   if (!Array.isArray(examples) || examples.length === 0) problems.push(`${where}: at least one example is required`);
@@ -191,7 +201,7 @@ function operationProblems(name: string, operation: unknown, pluginCodes: unknow
  * Every way `value` fails to be a loadable manifest for an SDK of version `sdkVersion`; empty when
  * it is fine. The kernel calls this with its own SDK version, whatever copy built the plugin.
  */
-export function checkPlugin(value: unknown, sdkVersion: string = SDK_VERSION): string[] {
+export function checkPlugin(value: unknown, sdkVersion: string = SDK_VERSION, options: PluginCheckOptions = {}): string[] {
   if (!isRecord(value)) return ['the default export is not a plugin manifest (use definePlugin)'];
   const problems: string[] = [];
   if (value.kind !== 'toolshed-plugin') problems.push('the manifest was not made with definePlugin');
@@ -219,18 +229,36 @@ export function checkPlugin(value: unknown, sdkVersion: string = SDK_VERSION): s
   if (value.warm !== undefined && typeof value.warm !== 'function') problems.push('warm must be a function');
   const operations = value.operations;
   if (!isRecord(operations) || Object.keys(operations).length === 0) problems.push('operations must hold at least one operation');
-  else for (const [name, operation] of Object.entries(operations)) problems.push(...operationProblems(name, operation, value.errors));
+  else for (const [name, operation] of Object.entries(operations)) problems.push(...operationProblems(name, operation, value.errors, options));
   return problems;
 }
 
 /**
- * Declares one operation. Returns the definition unchanged; its job is to infer the handler's
- * input and output types from the schemas.
+ * `Result` with every property that `Expected` lacks, at any depth, turned into `never`: a handler
+ * returning a field its response schema does not list then fails to compile, instead of failing
+ * with a 500 at run time.
  */
-export function defineOperation<Body extends TObject, Response extends TSchema, Config = unknown>(
-  definition: OperationDefinition<Body, Response, Config>,
+export type NoExtraFields<Result, Expected> = Result extends object
+  ? Expected extends object
+    ? { [Key in keyof Result]: Key extends keyof Expected ? NoExtraFields<Result[Key], Expected[Key]> : never }
+    : Result
+  : Result;
+
+/** A handler whose answer has exactly the fields of `Response` (see {@link NoExtraFields}). */
+export type ExactHandler<Body extends TObject, Response extends TSchema, Config, Result> = (
+  input: Static<Body>,
+  context: OperationContext<Config>,
+) => (Result & NoExtraFields<Result, Static<Response>>) | Promise<Result & NoExtraFields<Result, Static<Response>>>;
+
+/**
+ * Declares one operation. Returns the definition unchanged; its job is to infer the handler's
+ * input and output types from the schemas, and to refuse at compile time an answer with a field
+ * the response schema lacks.
+ */
+export function defineOperation<Body extends TObject, Response extends TSchema, Config = unknown, Result extends Static<Response> = Static<Response>>(
+  definition: Omit<OperationDefinition<Body, Response, Config>, 'handler'> & { readonly handler: ExactHandler<Body, Response, Config, Result> },
 ): OperationDefinition<Body, Response, Config> {
-  return definition;
+  return definition as OperationDefinition<Body, Response, Config>;
 }
 
 /**

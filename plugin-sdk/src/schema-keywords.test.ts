@@ -48,6 +48,35 @@ describe('schema keywords', () => {
   });
 });
 
+describe('unknown keywords (strict, as in ajv)', () => {
+  it('names each misspelt keyword with its pointer and the nearest known one', () => {
+    // The three misspellings a plugin author found loading silently.
+    const schema = { type: 'object', properties: { n: { type: 'integer', minimun: 0, maxmum: 9 }, s: { type: 'string', maxLenght: 3 } }, additionalProperties: false };
+    const note = "(a plugin's own annotations start with x-)";
+    assert.deepEqual(schemaKeywordProblems(schema), [
+      `/properties/n/minimun: \`minimun\` is not a JSON Schema keyword: did you mean \`minimum\`? ${note}`,
+      `/properties/n/maxmum: \`maxmum\` is not a JSON Schema keyword: did you mean \`maximum\`? ${note}`,
+      `/properties/s/maxLenght: \`maxLenght\` is not a JSON Schema keyword: did you mean \`maxLength\`? ${note}`,
+    ]);
+    // OpenAPI's singular `example` is not draft 2020-12's `examples`.
+    assert.deepEqual(schemaKeywordProblems({ type: 'string', example: 'a' }), [`/example: \`example\` is not a JSON Schema keyword: did you mean \`examples\`? ${note}`]);
+  });
+
+  it('accepts x- annotations, TypeBox\'s own output and the draft 2020-12 keywords other tools use', () => {
+    const schema = Type.Object(
+      {
+        image: Type.String({ maxLength: 9, contentEncoding: 'base64', contentMediaType: 'image/png', format: 'byte', 'x-unbounded': 'why', 'x-note': 1 }),
+        pair: Type.Tuple([Type.String(), Type.Number()]),
+        tags: Type.Array(Type.String(), { uniqueItems: true, maxItems: 3, examples: [['a']], deprecated: true, readOnly: true, writeOnly: false }),
+        record: Type.Record(Type.String(), Type.Integer()),
+        optional: Type.Optional(Type.Readonly(Type.Boolean({ title: 'T', description: 'D', default: true, $comment: 'c' }))),
+      },
+      { additionalProperties: false, $id: 'sample', if: { required: ['image'] }, then: { required: ['pair'] }, else: {} },
+    );
+    assert.deepEqual(schemaKeywordProblems(schema), []);
+  });
+});
+
 describe('checkPlugin on examples', () => {
   it('stops a manifest whose schema is broken, naming the operation and the pointer', () => {
     assert.deepEqual(checkPlugin(manifest({ body: Type.Object({ name: Type.String({ minLength: 'three' as unknown as number }) }, closed), examples: [{ body: { name: 'x' }, response: { a: 'b' } }] })), [
@@ -66,5 +95,30 @@ describe('checkPlugin on examples', () => {
       'operation "op": example 2 response /leak: is not an allowed property',
     ]);
     assert.deepEqual(checkPlugin(manifest({})), []);
+  });
+});
+
+describe('checkPlugin with requireBounds (the kernel asks it of third-party plugins)', () => {
+  it('names strings without maxLength and arrays without maxItems in the body, and accepts x-unbounded with a reason', () => {
+    const body = Type.Object(
+      {
+        name: Type.String({ minLength: 3 }),
+        list: Type.Array(Type.String({ maxLength: 5 })),
+        either: Type.Union([Type.String({ maxLength: 5 }), Type.Array(Type.Integer(), { maxItems: 2 })]),
+        kind: Type.Union([Type.Literal('a'), Type.Literal('b')]),
+        doc: Type.String({ 'x-unbounded': 'a document; the body cap bounds it' }),
+        blank: Type.String({ 'x-unbounded': ' ' }),
+      },
+      closed,
+    );
+    const examples = [{ body: { name: 'xyz', list: [], either: 'a', kind: 'a', doc: '', blank: '' }, response: { a: 'b' } }];
+    const hint = '(bound it, or give the reason it needs none as x-unbounded)';
+    assert.deepEqual(checkPlugin(manifest({ body, examples }), '1.0.0', { requireBounds: true }), [
+      `operation "op": body /properties/name: a string without maxLength ${hint}`,
+      `operation "op": body /properties/list: an array without maxItems ${hint}`,
+      'operation "op": body /properties/blank: x-unbounded must be a non-empty reason',
+    ]);
+    // Without the option (built-ins, definePlugin) the same manifest is fine; responses are never asked.
+    assert.deepEqual(checkPlugin(manifest({ body, examples })), []);
   });
 });

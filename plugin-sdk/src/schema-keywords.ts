@@ -2,16 +2,65 @@
  * A check of the JSON Schema keywords a manifest's schemas use: each known keyword must hold a value
  * of the kind the specification gives it (draft 2020-12). TypeBox compiles `minLength: 'three'` or
  * `type: 'strnig'` without a word and then lets any value through; this finds them at load time,
- * with the JSON Pointer of each. Unknown keywords (annotations, `x-` extensions) are left alone.
+ * with the JSON Pointer of each. And, the way ajv's strict mode does, every keyword must be one of
+ * draft 2020-12 or TypeBox's own (`minimun` would otherwise be an annotation that bounds nothing):
+ * a plugin's own annotations start with `x-`.
  */
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const COUNTS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minContains', 'maxContains'];
 const NUMBERS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'];
 /** Keywords whose value is one schema, or a map or list of them. */
-const ONE_SCHEMA = ['additionalProperties', 'items', 'contains', 'not', 'propertyNames', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties'];
+const ONE_SCHEMA = ['additionalProperties', 'contains', 'not', 'propertyNames', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema', 'additionalItems'];
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
+/**
+ * Every keyword a schema may hold: draft 2020-12's core, applicator, validation, meta-data, format
+ * and content vocabularies, plus `additionalItems` and the list form of `items`, which TypeBox's
+ * Type.Tuple writes. TypeBox's own markers (`~kind`, `~optional`) start with `~`.
+ */
+const KNOWN = new Set([
+  ...['$schema', '$id', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', '$comment', '$defs'],
+  ...['items', 'prefixItems', 'dependentRequired', 'type', 'enum', 'const', 'multipleOf', 'pattern', 'required', 'uniqueItems'],
+  ...['title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly', 'examples', 'format', 'contentEncoding', 'contentMediaType'],
+  ...COUNTS,
+  ...NUMBERS,
+  ...ONE_SCHEMA,
+  ...SCHEMA_MAPS,
+  ...['allOf', 'anyOf', 'oneOf'],
+]);
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+
+/** Edit distance (insertions, deletions, substitutions), for the "did you mean" of a misspelt keyword. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** The known keyword nearest to `keyword` (case ignored; the first of equals in KNOWN's order). */
+export function nearestKeyword(keyword: string): string {
+  let best = '';
+  let bestDistance = Infinity;
+  for (const known of KNOWN) {
+    const d = distance(keyword.toLowerCase(), known.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [known, d];
+  }
+  return best;
+}
+
+/** The keywords of `schema` that are neither known nor an `x-` annotation nor TypeBox's `~` markers. */
+function unknownKeywordProblems(schema: Record<string, unknown>, pointer: string): string[] {
+  const problems: string[] = [];
+  for (const keyword of Object.keys(schema)) {
+    if (KNOWN.has(keyword) || keyword.startsWith('x-') || keyword.startsWith('~')) continue;
+    problems.push(`${pointer}/${escape(keyword)}: \`${keyword}\` is not a JSON Schema keyword: did you mean \`${nearestKeyword(keyword)}\`? (a plugin's own annotations start with x-)`);
+  }
+  return problems;
+}
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const escape = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -31,11 +80,14 @@ function patternProblem(value: unknown): boolean {
   }
 }
 
-/** Every keyword of `schema` (and the schemas inside it) whose value is of the wrong kind, as "pointer: what". */
+/**
+ * Every keyword of `schema` (and the schemas inside it) that is unknown or whose value is of the
+ * wrong kind, as "pointer: what".
+ */
 export function schemaKeywordProblems(schema: unknown, pointer = ''): string[] {
   if (typeof schema === 'boolean') return [];
   if (!isRecord(schema)) return [`${pointer || '/'}: is not a schema`];
-  const problems: string[] = [];
+  const problems: string[] = unknownKeywordProblems(schema, pointer);
   const at = (keyword: string): string => `${pointer}/${keyword}`;
   for (const keyword of COUNTS) {
     const value = schema[keyword];
@@ -55,6 +107,10 @@ export function schemaKeywordProblems(schema: unknown, pointer = ''): string[] {
     if (keyword === 'pattern' ? patternProblem(schema.pattern) : typeof schema.format !== 'string') problems.push(`${at(keyword)}: must be ${keyword === 'pattern' ? 'a valid regular expression' : 'a string'}`);
   }
   for (const keyword of ONE_SCHEMA) if (schema[keyword] !== undefined) problems.push(...schemaKeywordProblems(schema[keyword], at(keyword)));
+  // `items` is one schema, or a list of them in the tuples TypeBox writes.
+  const items = schema.items;
+  if (Array.isArray(items)) items.forEach((inner, index) => problems.push(...schemaKeywordProblems(inner, `${at('items')}/${index}`)));
+  else if (items !== undefined) problems.push(...schemaKeywordProblems(items, at('items')));
   for (const keyword of SCHEMA_MAPS) {
     const value = schema[keyword];
     if (value === undefined) continue;

@@ -39,6 +39,34 @@ export function findOpenObjects(schema: unknown): string[] {
   return open;
 }
 
+/** True when a schema of this `type` accepts values of `kind`. */
+function accepts(type: unknown, kind: string): boolean {
+  return type === kind || (Array.isArray(type) && type.includes(kind));
+}
+
+/**
+ * The strings without `maxLength` and arrays without `maxItems` in `schema`, as "pointer: what":
+ * an unbounded field is how one request eats the service. A string limited to `enum` or `const`
+ * is bounded already; a field may say why it needs no bound with `x-unbounded: "<reason>"`.
+ */
+export function findUnboundedFields(schema: unknown): string[] {
+  const unbounded: string[] = [];
+  walk(schema, '', (node, pointer) => {
+    const reason = node['x-unbounded'];
+    if (reason !== undefined) {
+      if (typeof reason !== 'string' || reason.trim() === '') unbounded.push(`${pointer || '/'}: x-unbounded must be a non-empty reason`);
+      return;
+    }
+    if (accepts(node.type, 'string') && node.maxLength === undefined && node.enum === undefined && node.const === undefined) {
+      unbounded.push(`${pointer || '/'}: a string without maxLength (bound it, or give the reason it needs none as x-unbounded)`);
+    }
+    if (accepts(node.type, 'array') && node.maxItems === undefined) {
+      unbounded.push(`${pointer || '/'}: an array without maxItems (bound it, or give the reason it needs none as x-unbounded)`);
+    }
+  });
+  return unbounded;
+}
+
 /**
  * The schema as a client sees it: a property with a `default` is filled in by the kernel, so it is
  * not required on the wire even though the handler always receives it.

@@ -1,5 +1,5 @@
 // npm run bench [-- --quick | --only a,b | --rounds 5 | ...] (flags in options.ts): Toolshed
-// against raw node:http, Fastify and bare Koa, the scenarios of issue 14 in one run on loopback,
+// against raw node:http, Fastify and bare Koa, the scenarios of issue 14 (and issue 21's (f)) in one run on loopback,
 // each printed as one table with ratios, then which targets are met. Results also go to
 // dist/bench-results.json. A measurement, not a test: it asserts nothing and is bounded in time.
 import { writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { SCENARIOS, parseOptions, type Scenario } from './options.js';
 import { placeProcesses, startServer, type ServerKind, type ServerProcess } from './processes.js';
 import { renderTargets, targetMet, type Target } from './report.js';
 import { runStartupScenario } from './startup.js';
+import { runContainmentScenario } from './containment.js';
 
 const options = parseOptions(process.argv.slice(2), process.env);
 const began = performance.now();
@@ -59,6 +60,7 @@ try {
 }
 if (want('d')) report('d', await runStartupScenario(title('d'), placement, serverEnv, options.starts, options.nth));
 if (want('e')) report('e', await runMemoryScenario(title('e'), placement, serverEnv, smallCases(keyed, options.connections), options.loadSeconds, options.settleSeconds));
+if (want('f')) report('f', await runContainmentScenario(title('f'), placement, serverEnv, keyed, options.connections, plan));
 
 const seconds = (performance.now() - began) / 1000;
 console.log(`targets (${targets.filter(targetMet).length} of ${targets.length} met):\n${renderTargets(targets)}\n`);

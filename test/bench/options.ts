@@ -12,6 +12,7 @@ export const SCENARIOS = {
   c: 'large bodies',
   d: 'cold start and first requests',
   e: 'memory',
+  f: 'a third-party plugin on the worker pool (the default) against the same plugin trusted on the main thread',
 } as const;
 export type Scenario = keyof typeof SCENARIOS;
 

@@ -2,7 +2,8 @@
 // plugin, log level info, lines to stdout in 4 KiB batches flushed every second), with one API key
 // (its SHA-256 digest from BENCH_KEY_SHA256, as kernel/api-keys.ts stores keys) and rate limits
 // raised so that the benchmark measures the work of checking them and never a 429. TOOLSHED_CONFIG
-// is not read: every run measures the same configuration.
+// is not read: every run measures the same configuration. Scenario (f) adds plugin folders
+// (BENCH_PLUGIN_DIRS) and the groups it trusts (BENCH_TRUSTED), both comma-separated.
 import { loadConfig, mergeConfig, validateCoreConfig } from '../../kernel/config.js';
 import { createLogger, flushPeriodically } from '../../kernel/logger.js';
 import { startService } from '../../kernel/server.js';
@@ -11,10 +12,12 @@ import { announce } from './child-ipc.js';
 const defaultsFile = new URL('../../../config/default.yaml', import.meta.url);
 const digest = process.env.BENCH_KEY_SHA256;
 const never = 1_000_000_000;
+const list = (value: string | undefined): string[] => (value === undefined || value === '' ? [] : value.split(','));
 const config = validateCoreConfig(
   mergeConfig(await loadConfig({ PORT: '0', HOST: '127.0.0.1' }, defaultsFile), {
     auth: { apiKeys: digest === undefined ? [] : [{ name: 'bench', sha256: digest }] },
     rateLimit: { anonymous: { max: never }, apiKey: { max: never } },
+    plugins: { dirs: list(process.env.BENCH_PLUGIN_DIRS), trusted: list(process.env.BENCH_TRUSTED) },
   }),
 );
 const logger = createLogger(config.log.level);

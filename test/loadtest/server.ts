@@ -10,6 +10,8 @@ import { startService } from '../../kernel/server.js';
 
 const config = validateCoreConfig({
   server: { host: '127.0.0.1', port: 0, trustProxy: 1, writeTimeoutMs: 5000 },
+  // Every deadline must end before the write timeout closes the silent connection (issue 21).
+  operations: { deadlineMs: 4500 },
   rateLimit: { anonymous: { max: 1_000_000_000 } },
   // LOADTEST_NICENESS compares pool priorities; unset, the default configuration is measured.
   ...(process.env.LOADTEST_NICENESS === undefined ? {} : { workers: { niceness: Number(process.env.LOADTEST_NICENESS) } }),

@@ -1,0 +1,77 @@
+/**
+ * How long an operation's work may take, wherever it runs. On the worker pool the pool's deadline
+ * terminates the worker; on the main thread a timer answers for a handler that never settles (a
+ * CPU loop there cannot be interrupted, which is why third-party code runs on the pool by default).
+ * Shared by the HTTP dispatch and `toolshed call`, so both answer alike.
+ */
+import { runInWorker, UnprocessableError, workerRefusal } from '@toolshed/plugin-sdk';
+import { HttpError } from './http-error.js';
+import type { RegisteredOperation } from './registry.js';
+
+/** The code of the answer past an operation's deadline (504). */
+export const OPERATION_TIMEOUT = 'operation_timeout';
+
+/** 504 `operation_timeout`: the operation did not finish within its deadline. */
+export function operationTimeout(registered: RegisteredOperation): HttpError {
+  return new HttpError(504, OPERATION_TIMEOUT, `${registered.operation.id} did not finish within its deadline of ${registered.deadlineMs} ms`);
+}
+
+/**
+ * Resolves as `work` does, or rejects with 504 `operation_timeout` once the operation's deadline
+ * passes first; `onExpire` runs then (it aborts the handler's signal). The work itself goes on
+ * unseen: a promise cannot be cancelled.
+ */
+export function withinDeadline<T>(work: Promise<T>, registered: RegisteredOperation, onExpire: () => void): Promise<T> {
+  // One promise and one timer per request: this is on every main-thread request's path.
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      onExpire();
+      reject(operationTimeout(registered));
+    }, registered.deadlineMs);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+const offloadModule = new URL('./offload.js', import.meta.url);
+
+/** Options of {@link runOnPool}. */
+export interface PoolRunOptions {
+  /** `workers.requestBudgetMs`: the budget of a request sent to the pool for its size or its operation's choice. */
+  readonly requestBudgetMs: number;
+  /** Aborts the job (the client went away). */
+  readonly signal?: AbortSignal;
+  /** Move the body's buffer into the worker instead of copying it. */
+  readonly transfer?: boolean;
+  /** A bulk job (see the SDK's RunInWorkerOptions): a large body, or an operation that chose the pool. */
+  readonly bulk: boolean;
+}
+
+/**
+ * Runs the operation's whole work (parse, validate, handler, serialize) on the worker pool and
+ * resolves to the answer's UTF-8 bytes. A contained plugin's job has the operation's deadline and
+ * answers 504 `operation_timeout` past it; any other job has the smaller of `workers.requestBudgetMs`
+ * and that deadline, and answers 422 `input_too_complex` when the request budget is the one spent.
+ */
+export async function runOnPool(registered: RegisteredOperation, body: Uint8Array, options: PoolRunOptions): Promise<Uint8Array> {
+  const inputsFault = !registered.contained && options.requestBudgetMs <= registered.deadlineMs;
+  const budgetMs = inputsFault ? options.requestBudgetMs : registered.deadlineMs;
+  const args = [registered.module, registered.operation.name, body, registered.config];
+  const transfer = options.transfer === true ? [body.buffer as ArrayBuffer] : [];
+  try {
+    return await runInWorker<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: budgetMs, signal: options.signal, transfer, bulk: options.bulk });
+  } catch (error) {
+    throw workerRefusal(error, {
+      timeout: () => (inputsFault ? new UnprocessableError('input_too_complex', `The input needs more than ${budgetMs} ms of work`) : operationTimeout(registered)),
+      crashed: () => new UnprocessableError('input_too_complex', 'The input needs more memory than one request may use'),
+    });
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The event-loop watchdog. The main thread answers every client, so any stretch of synchronous work
+ * longer than `watchdog.blockedMs` stalls them all; this finds such stretches and names the
+ * operation behind each, in one log line and in `/metrics` (toolshed_event_loop_blocked_total).
+ *
+ * Two ways, because neither sees everything alone (docs/decisions.md, issue 21): the dispatch
+ * times each synchronous section it runs for an operation (the handler's first, synchronous part
+ * and the answer's serialization), which names the culprit exactly; a timer that checks its own
+ * lateness catches the rest (a handler's code after an `await`, the kernel's own work), and names
+ * the main-thread operation when just one was in flight since its last check (with several, the
+ * line lists them all).
+ */
+import type { Logger } from './logger.js';
+
+/** A main-thread operation in flight, as the dispatch registered it. */
+export interface Running {
+  readonly operation: string;
+  readonly requestId: string;
+}
+
+/** The label of a block no operation is known for. */
+const NO_OPERATION = 'none';
+
+export class EventLoopWatchdog {
+  /** Blocks counted per operation id (`none`: not known), for /metrics. */
+  readonly blocks = new Map<string, number>();
+  private readonly inFlight = new Set<Running>();
+  /** Operations that ended since the last check: one of them may be what blocked the thread. */
+  private ended: Running[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  /** performance.now() of the last block reported by a timed section. */
+  private reportedAt = -Infinity;
+
+  constructor(
+    private readonly blockedMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts the lateness check; the timer never keeps the process alive. */
+  start(): void {
+    const everyMs = Math.max(5, Math.floor(this.blockedMs / 2));
+    let expected = performance.now() + everyMs;
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      const lateMs = now - expected;
+      // The loop was blocked at least lateMs; a block a timed section reported already is not counted twice.
+      if (lateMs >= this.blockedMs && this.reportedAt < expected - everyMs) {
+        const candidates = [...new Set([...this.inFlight, ...this.ended])];
+        const only = candidates.length === 1 ? candidates[0] : undefined;
+        this.report(only?.operation ?? NO_OPERATION, only?.requestId, lateMs, only === undefined ? candidates : undefined);
+      }
+      this.ended = [];
+      expected = now + everyMs;
+    }, everyMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Registers a main-thread operation until {@link done}. */
+  begin(operation: string, requestId: string): Running {
+    const running: Running = { operation, requestId };
+    this.inFlight.add(running);
+    return running;
+  }
+
+  done(running: Running): void {
+    this.inFlight.delete(running);
+    this.ended.push(running);
+  }
+
+  /** Runs `work` (synchronous code of `running`) and reports it when it held the thread too long. */
+  timed<T>(running: Running, work: () => T): T {
+    const started = performance.now();
+    try {
+      return work();
+    } finally {
+      const tookMs = performance.now() - started;
+      if (tookMs >= this.blockedMs) {
+        this.reportedAt = performance.now();
+        this.report(running.operation, running.requestId, tookMs);
+      }
+    }
+  }
+
+  private report(operation: string, requestId: string | undefined, blockedMs: number, candidates?: readonly Running[]): void {
+    this.blocks.set(operation, (this.blocks.get(operation) ?? 0) + 1);
+    // Several operations may have run while the thread was blocked: name them all (at most ten).
+    const suspects = candidates?.slice(0, 10).map((running) => `${running.operation} ${running.requestId}`);
+    const line = { operation, requestId, blockedMs: Math.round(blockedMs), ...(suspects === undefined || suspects.length === 0 ? {} : { suspects }) };
+    this.logger.warn(line, 'event loop blocked');
+  }
+}
