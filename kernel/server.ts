@@ -30,7 +30,10 @@ export interface RunningService {
 export interface StartOptions {
   readonly config: Config;
   readonly logger: Logger;
-  readonly builtinDir?: string;
+  /** The built-in plugin folder (default: the real one); null serves no built-in plugin. */
+  readonly builtinDir?: string | null;
+  /** Single plugins served besides the configured ones (see loadPlugin in discover.ts). */
+  readonly plugins?: readonly string[];
   readonly bodyLimit?: number;
 }
 
@@ -39,9 +42,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
   configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
   const loaded = await discoverPlugins({
-    builtinDir: options.builtinDir ?? builtinPluginDir,
+    builtinDir: options.builtinDir === undefined ? builtinPluginDir : options.builtinDir,
     dirs: config.plugins.dirs,
     packages: config.plugins.packages,
+    plugins: options.plugins,
   });
   const registry = buildRegistry(loaded, config);
   // One line per plugin: what was loaded, from where, so nothing is skipped without a word.
@@ -50,6 +54,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const enabled = registry.plugins.includes(plugin);
     logger.info({ group: plugin.group, version: version ?? '-', source: where, operations: Object.keys(plugin.operations).length, enabled }, 'plugin loaded');
   }
+  for (const [group, source] of registry.replaced) logger.info({ group, source }, 'built-in plugin replaced');
   const warming = performance.now();
   for (const plugin of registry.plugins) await plugin.warm?.();
   logger.info({ plugins: registry.plugins.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');
