@@ -79,3 +79,20 @@ export async function loadRegistry(env: NodeJS.ProcessEnv): Promise<{ config: Co
   if (problems.length > 0 || registry === undefined) throw new ConfigError(problems);
   return { config, registry };
 }
+
+/**
+ * The groups the service would load for `env`, each with where it comes from ("built in (<file>)",
+ * a folder's index.js, "package <name>"). When the configuration or a configured plugin cannot be
+ * loaded, the built-in groups alone: those are there whatever the configuration says.
+ */
+export async function takenGroups(env: NodeJS.ProcessEnv): Promise<Map<string, string>> {
+  let loaded: LoadedPlugin[];
+  try {
+    const { config, problems } = checkCoreConfig(await readConfig(env, defaultsFile));
+    if (problems.length > 0) throw new ConfigError(problems);
+    loaded = await discoverPlugins({ builtinDir: builtinPluginDir, dirs: config.plugins.dirs, packages: config.plugins.packages });
+  } catch {
+    loaded = await discoverPlugins({ builtinDir: builtinPluginDir, dirs: [], packages: [] });
+  }
+  return new Map(loaded.map(({ plugin, origin, source }) => [plugin.group, origin === 'built-in' ? `the built-in plugin ${source}` : source]));
+}

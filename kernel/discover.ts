@@ -77,10 +77,11 @@ async function importManifest(specifier: string, source: string, folder?: string
 
 /**
  * Loads one plugin folder as `plugins.dirs` does: its `index.js` (or the fresh `index.bundle.js`),
- * whose group must equal the folder's name. `toolshed plugin check` and `plugin dev` load a single
- * folder through this too, so they apply exactly the kernel's rules.
+ * whose group must equal the folder's name when `namedAfterGroup` (a folder of `plugins.dirs` is
+ * found by that name). `toolshed plugin check` and `plugin dev` load a single folder through this
+ * too, so they apply the kernel's rules; they say themselves when the name differs.
  */
-export async function loadPluginFolder(folder: string, origin: 'built-in' | 'folder'): Promise<LoadedPlugin> {
+export async function loadPluginFolder(folder: string, origin: 'built-in' | 'folder', namedAfterGroup = true): Promise<LoadedPlugin> {
   const index = ['index.js', 'index.mjs'].map((name) => path.join(folder, name)).find((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
   if (index === undefined) {
     const typescript = ['index.ts', 'index.mts'].map((name) => path.join(folder, name)).find((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
@@ -94,7 +95,7 @@ export async function loadPluginFolder(folder: string, origin: 'built-in' | 'fol
   const specifier = pathToFileURL(file).href;
   const plugin = await importManifest(specifier, file, folder);
   const name = path.basename(folder);
-  if (name !== plugin.group) {
+  if (namedAfterGroup && name !== plugin.group) {
     throw new PluginLoadError(file, [`the folder is named "${name}" but the group is "${plugin.group}"; they must be equal`]);
   }
   const version = origin === 'built-in' ? serviceVersion : versionIn(path.join(folder, 'package.json'));
@@ -151,7 +152,7 @@ const serviceVersion = versionIn(path.join(serviceRoot, 'package.json'));
 
 /**
  * Loads one plugin named by `reference`: a plugin folder (a path or file URL of a folder, loaded as
- * `plugins.dirs` loads each of its folders), a module file (a path or file URL), or an installed
+ * `plugins.dirs` loads each of its folders, whatever the folder's name), a module file (a path or file URL), or an installed
  * package's name. Used by the test fixture, `plugin check` and `plugin dev`.
  */
 export async function loadPlugin(reference: string): Promise<LoadedPlugin> {
@@ -159,7 +160,7 @@ export async function loadPlugin(reference: string): Promise<LoadedPlugin> {
   if (file === undefined) return loadPluginPackage(reference);
   const stat = statSync(file, { throwIfNoEntry: false });
   if (stat === undefined) throw new PluginLoadError(file, ['there is no such file or folder']);
-  if (stat.isDirectory()) return loadPluginFolder(file, 'folder');
+  if (stat.isDirectory()) return loadPluginFolder(file, 'folder', false);
   const specifier = pathToFileURL(file).href;
   return { plugin: await importManifest(specifier, file, path.dirname(file)), source: file, specifier, origin: 'folder' };
 }

@@ -237,7 +237,7 @@ describe('docs/writing-a-plugin.md', () => {
   });
 
   it('shows the scaffold files exactly as `toolshed plugin new word-tools` writes them', () => {
-    const files = new Map(pluginFiles({ group: 'word-tools', sdkVersion: SDK_VERSION }).map((file) => [file.path, file.content]));
+    const files = new Map(pluginFiles({ group: 'word-tools', sdkVersion: SDK_VERSION, toolshed: 'file:../../toolshed' }).map((file) => [file.path, file.content]));
     const shown = [...guide.matchAll(/^```ts (\S+)\n([\s\S]*?)^```$/gm)];
     assert.deepEqual(shown.map(([, file]) => file), ['src/index.ts', 'src/index.test.ts']);
     for (const [, file, content] of shown) assert.equal(content, files.get(file!), file);
