@@ -12,7 +12,7 @@ import { EXIT, UsageError, write, type CliIo } from './command.js';
 const server = fileURLToPath(new URL('./dev-server.js', import.meta.url));
 
 /** Changes a build tool makes come in bursts (tsc writes each file): one restart after the last. */
-const SETTLE_MS = 150;
+const SETTLE_MS = 300;
 
 /** Files whose changes are not the plugin's: its dependencies and its history. */
 const ignored = (file: string | null): boolean => file !== null && /^(node_modules|\.git)([\\/]|$)/.test(file);
@@ -39,8 +39,13 @@ export async function devCommand(argument: string, options: { config?: string; p
   };
   let timer: NodeJS.Timeout | undefined;
   let restarting = Promise.resolve();
+  let queued = false;
   const restart = (): void => {
+    // Changes made while a start is queued are picked up by that start.
+    if (queued) return;
+    queued = true;
     restarting = restarting.then(async () => {
+      queued = false;
       await stop();
       await write(io.stderr, `toolshed: ${folder} changed; starting again\n`);
       start();
