@@ -3,7 +3,7 @@
 // `npm test`, which runs the check, is in scaffold.test.ts; `plugin dev` in plugin-dev.test.ts.)
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -34,6 +34,22 @@ describe('toolshed plugin check', () => {
     ]);
     assert.match(lines[2]!, /\(TypeError at Object\.handler \(file:.*\/wrong-example\/index\.js:34:\d+\)\)$/);
     assert.equal(lines.length, 4);
+  });
+
+  it('checks a folder not named after its group, noting that plugins.dirs would need the name', async () => {
+    // Inside the checkout, so the copy imports the SDK from its node_modules as the fixture does.
+    const folder = path.join(await mkdtemp(path.join(repoRoot, 'dist', 'check-')), 'my-greeting');
+    await mkdir(folder);
+    await copyFile(path.join(externalPlugins, 'greeting', 'index.js'), path.join(folder, 'index.js'));
+    const outcome = await toolshed(['plugin', 'check', folder]);
+    assert.deepEqual(outcome, {
+      code: 0,
+      stdout:
+        'note: to be served from plugins.dirs the folder must be named "greeting", not "my-greeting"\n' +
+        'plugin greeting: loads, and its 1 example of 1 operation answer as shown\n',
+      stderr: '',
+    });
+    await rm(path.dirname(folder), { recursive: true });
   });
 
   it('exits 1 with the kernel\'s own reason when the plugin cannot be loaded, and the command that fixes it', async () => {
