@@ -26,8 +26,10 @@ before(async () => {
   await symlink(path.join(repoRoot, 'plugin-sdk'), path.join(nodeModules, '@toolshed', 'plugin-sdk'), 'dir');
   await linkRegistryPackages(nodeModules, ['typescript', '@types/node']);
   await runOk('npm', ['run', 'build'], { cwd: pluginDir });
-  const env = offlineEnv();
+  // NODE_V8_COVERAGE stays (offlineEnv drops it for npm's sake), so the command counts toward coverage.
+  const env: NodeJS.ProcessEnv = { ...offlineEnv(), NODE_V8_COVERAGE: process.env.NODE_V8_COVERAGE };
   for (const name of ['TOOLSHED_CONFIG', 'PORT', 'HOST']) delete env[name];
+  if (env.NODE_V8_COVERAGE === undefined) delete env.NODE_V8_COVERAGE;
   child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'toolshed.js'), 'plugin', 'dev', pluginDir, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
