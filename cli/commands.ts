@@ -140,18 +140,64 @@ export const commands: readonly Command[] = [
     summary: 'Write a new plugin folder to start from',
     help:
       'Writes a plugin for the group <group> (kebab-case, its URL segment) into [dir], ./<group> by\n' +
-      'default, and prints each file written. The folder must not exist or be empty. Name its parent\n' +
-      'folder in plugins.dirs to serve it.\n\n' +
+      'default, and prints each file written. The folder must not exist or be empty; any name will do,\n' +
+      'but plugins.dirs serves only a folder named after its group. A group the service already has\n' +
+      '(built in, or loaded by the configuration) is refused, naming where it comes from.\n\n' +
+      `${configSources}\n\n` +
       'Exit codes: 0 written, 1 not written (the reason is on stderr), 2 usage error.',
-    options: {},
+    options: { config: configOption },
     positionals: { min: 1, max: 2 },
-    async run({ positionals }, io) {
-      const [{ scaffoldPlugin }, path] = await Promise.all([import('./scaffold/scaffold.js'), import('node:path')]);
+    async run({ values, positionals }, io) {
+      const [{ scaffoldPlugin }, { takenGroups, withConfigFile }, path] = await Promise.all([import('./scaffold/scaffold.js'), import('./load.js'), import('node:path')]);
       const group = positionals[0]!;
       const dir = positionals[1] ?? group;
-      const files = await scaffoldPlugin({ group, dir });
+      const files = await scaffoldPlugin({ group, dir, taken: await takenGroups(withConfigFile(io.env, stringValue(values.config))) });
       await write(io.stdout, files.map((file) => `${path.join(dir, file)}\n`).join(''));
       return EXIT.ok;
+    },
+  },
+  {
+    words: ['plugin', 'check'],
+    args: '<folder | package>',
+    summary: "Load a plugin as the service would and replay its examples",
+    help:
+      'Loads the plugin with every rule the service applies (a folder as plugins.dirs loads each of its\n' +
+      'folders, so its name must equal the group; anything that is not a path on disk as an installed\n' +
+      'package, as plugins.packages does), starts the service on 127.0.0.1 with just that plugin, and\n' +
+      'POSTs each example of each operation. An answer must equal the example\'s response (for an example\n' +
+      'marked exact: false, be a 200). Prints one line when all do; otherwise, on stderr, one line per\n' +
+      'difference: "<group>/<operation> example <n>: <JSON pointer>: expected <value>, got <value>", or\n' +
+      'the status and error the example got instead.\n\n' +
+      'Exit codes: 0 every example answers as shown, 1 the plugin cannot be loaded or an example differs,\n' +
+      '2 usage error.',
+    options: {},
+    positionals: { min: 1, max: 1 },
+    async run({ positionals }, io) {
+      const { checkPluginCommand } = await import('./plugin-check.js');
+      return checkPluginCommand(positionals[0]!, io);
+    },
+  },
+  {
+    words: ['plugin', 'dev'],
+    args: '<folder>',
+    summary: 'Serve a plugin folder beside the built-ins, restarting when its files change',
+    help:
+      'Serves the built-in plugins, the configured ones and the plugin in <folder> (loaded as\n' +
+      'plugins.dirs loads a folder), with source maps on, so a stack names the .ts line. Whenever a file\n' +
+      'in the folder changes (node_modules/ and .git/ aside) the service is started again with the new\n' +
+      'code; run "npx tsc --watch" in the folder beside it to rebuild on every save. When the changed\n' +
+      'plugin cannot be loaded, the reason is printed and the next change is awaited. Stops on SIGINT\n' +
+      'or SIGTERM.\n\n' +
+      `${configSources}\n\n` +
+      'Exit codes: 0 stopped by a signal, 2 usage error.',
+    options: {
+      config: configOption,
+      port: { type: 'string', value: '<port>', description: 'Listen port, 0 for any free one (instead of $PORT)' },
+    },
+    positionals: { min: 1, max: 1 },
+    async run({ values, positionals }, io) {
+      const { devCommand } = await import('./plugin-dev.js');
+      return devCommand(positionals[0]!, { config: stringValue(values.config), port: stringValue(values.port) }, io);
     },
   },
 ];

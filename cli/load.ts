@@ -3,8 +3,10 @@
  * the kernel's (kernel/inspect-config.ts), shared with `serve`, so `config check` names exactly the
  * problems `serve` would refuse to start with.
  */
-import type { Config } from '../kernel/config.js';
+import { checkCoreConfig, ConfigError, defaultsFile, readConfig, type Config } from '../kernel/config.js';
+import { discoverPlugins, type LoadedPlugin } from '../kernel/discover.js';
 import { loadForServing } from '../kernel/inspect-config.js';
+import { builtinPluginDir } from '../kernel/server.js';
 import type { Registry } from '../kernel/registry.js';
 
 export { inspectConfig, type Inspection } from '../kernel/inspect-config.js';
@@ -18,4 +20,21 @@ export function withConfigFile(env: NodeJS.ProcessEnv, file: string | undefined)
 export async function loadRegistry(env: NodeJS.ProcessEnv): Promise<{ config: Config; registry: Registry }> {
   const { config, plugins } = await loadForServing(env);
   return { config, registry: plugins.registry };
+}
+
+/**
+ * The groups the service would load for `env`, each with where it comes from ("built in (<file>)",
+ * a folder's index.js, "package <name>"). When the configuration or a configured plugin cannot be
+ * loaded, the built-in groups alone: those are there whatever the configuration says.
+ */
+export async function takenGroups(env: NodeJS.ProcessEnv): Promise<Map<string, string>> {
+  let loaded: LoadedPlugin[];
+  try {
+    const { config, problems } = checkCoreConfig(await readConfig(env, defaultsFile));
+    if (problems.length > 0) throw new ConfigError(problems);
+    loaded = await discoverPlugins({ builtinDir: builtinPluginDir, dirs: config.plugins.dirs, packages: config.plugins.packages });
+  } catch {
+    loaded = await discoverPlugins({ builtinDir: builtinPluginDir, dirs: [], packages: [] });
+  }
+  return new Map(loaded.map(({ plugin, origin, source }) => [plugin.group, origin === 'built-in' ? `the built-in plugin ${source}` : source]));
 }

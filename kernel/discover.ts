@@ -5,9 +5,8 @@
  * the file. Nothing is skipped silently.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkPlugin, freshBundle, SDK_VERSION, type Plugin } from '@toolshed/plugin-sdk';
 import fg from 'fast-glob';
 
@@ -23,6 +22,9 @@ export interface LoadedPlugin {
   /** The `version` of the plugin's package.json, when it has one. */
   readonly version?: string;
 }
+
+/** The folder Toolshed runs from (its package.json), where package plugins are installed. */
+const serviceRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The version in a package.json file, or undefined when there is none to read. */
 function versionIn(packageJson: string): string | undefined {
@@ -42,12 +44,31 @@ export class PluginLoadError extends Error {
   }
 }
 
-async function importManifest(specifier: string, source: string, origin: LoadedPlugin['origin']): Promise<Plugin> {
+/**
+ * What to run when `import()` could not find a module: the plugin's own modules are not built, its
+ * dependencies are not installed, or the package is not installed where Toolshed resolves it.
+ * Undefined for any other failure (a syntax error, a throw at load), whose message says enough.
+ */
+function fixFor(error: unknown, specifier: string, folder: string | undefined): string | undefined {
+  if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') return undefined;
+  const message = (error as Error).message;
+  if (folder === undefined) {
+    // The package itself is missing, or a module it needs is.
+    if (message.includes(`'${specifier}'`)) return `install it: npm install ${specifier} (in ${serviceRoot})`;
+    return `reinstall it with its dependencies: npm install ${specifier} (in ${serviceRoot})`;
+  }
+  // A bare name ('@toolshed/plugin-sdk') is a dependency; a path is one of the plugin's own files.
+  if (/Cannot find package '/.test(message)) return `install its dependencies: npm ci (or npm install) in ${folder}`;
+  return `build it: npm run build in ${folder}`;
+}
+
+async function importManifest(specifier: string, source: string, origin: LoadedPlugin['origin'], folder?: string): Promise<Plugin> {
   let module: { default?: unknown };
   try {
     module = (await import(specifier)) as { default?: unknown };
   } catch (error) {
-    throw new PluginLoadError(source, [(error as Error).message]);
+    const fix = fixFor(error, specifier, folder);
+    throw new PluginLoadError(source, [(error as Error).message, ...(fix === undefined ? [] : [fix])]);
   }
   // A third party's body schemas must bound every string and array (docs/writing-a-plugin.md).
   const problems = checkPlugin(module.default, SDK_VERSION, { requireBounds: origin !== 'built-in' });
@@ -56,70 +77,125 @@ async function importManifest(specifier: string, source: string, origin: LoadedP
 }
 
 /**
- * Loads the plugin folders inside `dir`; each folder's name must equal its manifest's group. A
- * folder that does not exist, or a plugin folder holding TypeScript but no JavaScript, stops the
- * start: silently skipping either left operators wondering where their plugin went.
+ * Loads one plugin folder as `plugins.dirs` does: its `index.js` (or the fresh `index.bundle.js`),
+ * whose group must equal the folder's name when `namedAfterGroup` (a folder of `plugins.dirs` is
+ * found by that name). `toolshed plugin check` and `plugin dev` load a single folder through this
+ * too, so they apply the kernel's rules; they say themselves when the name differs.
+ */
+export async function loadPluginFolder(folder: string, origin: 'built-in' | 'folder', namedAfterGroup = true): Promise<LoadedPlugin> {
+  const index = ['index.js', 'index.mjs'].map((name) => path.join(folder, name)).find((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
+  if (index === undefined) {
+    const typescript = ['index.ts', 'index.mts'].map((name) => path.join(folder, name)).find((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
+    if (typescript !== undefined) {
+      throw new PluginLoadError(typescript, ['the plugin is TypeScript only: build it (npm run build, or npx tsc) so that index.js exists next to it']);
+    }
+    throw new PluginLoadError(folder, ['the folder has no index.js: a plugin folder holds index.js, which exports the manifest']);
+  }
+  // The folder's index.bundle.js when it is fresh (see the SDK's freshBundle): one read instead of one per module.
+  const file = freshBundle(index) ?? index;
+  const specifier = pathToFileURL(file).href;
+  const plugin = await importManifest(specifier, file, origin, folder);
+  const name = path.basename(folder);
+  if (namedAfterGroup && name !== plugin.group) {
+    throw new PluginLoadError(file, [`the folder is named "${name}" but the group is "${plugin.group}"; they must be equal`]);
+  }
+  const version = origin === 'built-in' ? serviceVersion : versionIn(path.join(folder, 'package.json'));
+  return { plugin, source: file, specifier, origin, version };
+}
+
+/**
+ * Loads the plugin folders inside `dir`. A folder that does not exist, or a plugin folder holding
+ * TypeScript but no JavaScript, stops the start: silently skipping either left operators wondering
+ * where their plugin went.
  */
 async function loadFolder(dir: string, origin: 'built-in' | 'folder'): Promise<LoadedPlugin[]> {
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new PluginLoadError(dir, ['the folder does not exist: correct plugins.dirs, or create the folder']);
   }
-  const files = await fg('*/index.{js,mjs}', { cwd: dir, absolute: true, onlyFiles: true });
-  files.sort();
-  const compiled = new Set(files.map((file) => path.dirname(file)));
-  for (const source of await fg('*/index.{ts,mts}', { cwd: dir, absolute: true, onlyFiles: true })) {
-    if (!compiled.has(path.dirname(source))) {
-      throw new PluginLoadError(source, ['the plugin is TypeScript only: build it (npm run build, or npx tsc) so that index.js exists next to it']);
-    }
-  }
+  const folders = new Set((await fg('*/index.{js,mjs,ts,mts}', { cwd: dir, absolute: true, onlyFiles: true })).map((file) => path.dirname(file)));
   const loaded: LoadedPlugin[] = [];
-  for (const index of files) {
-    // The folder's index.bundle.js when it is fresh (see the SDK's freshBundle): one read instead of one per module.
-    const file = freshBundle(index) ?? index;
-    const specifier = pathToFileURL(file).href;
-    const plugin = await importManifest(specifier, file, origin);
-    const folder = path.basename(path.dirname(file));
-    if (folder !== plugin.group) {
-      throw new PluginLoadError(file, [`the folder is named "${folder}" but the group is "${plugin.group}"; they must be equal`]);
-    }
-    loaded.push({ plugin, source: file, specifier, origin, version: versionIn(path.join(path.dirname(file), 'package.json')) });
-  }
+  for (const folder of [...folders].sort()) loaded.push(await loadPluginFolder(folder, origin));
   return loaded;
 }
 
-/** The version of an installed package, resolved from the kernel's location like its import. */
+/** Loads an installed npm package plugin by name, as `plugins.packages` does. */
+export async function loadPluginPackage(name: string): Promise<LoadedPlugin> {
+  const source = `package ${name}`;
+  return { plugin: await importManifest(name, source, 'package'), source, specifier: name, origin: 'package', version: packageVersion(name) };
+}
+
+/**
+ * The version of an installed package, resolved from the kernel's location like its import: the
+ * package.json above its entry module that bears its name (a package's `exports` often leaves its
+ * package.json out, so it cannot be resolved directly).
+ */
 function packageVersion(name: string): string | undefined {
+  let folder: string;
   try {
-    return versionIn(createRequire(import.meta.url).resolve(`${name}/package.json`));
+    folder = path.dirname(fileURLToPath(import.meta.resolve(name)));
   } catch {
-    // The package does not export its package.json: no version to show.
-    return undefined;
+    return undefined; // Not resolvable: the import has failed already and said why.
   }
+  for (; folder !== path.dirname(folder); folder = path.dirname(folder)) {
+    const file = path.join(folder, 'package.json');
+    try {
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
+      if (manifest.name === name) return typeof manifest.version === 'string' ? manifest.version : undefined;
+    } catch {
+      // No package.json here (or not JSON): look further up.
+    }
+  }
+  return undefined;
+}
+
+/** The service's own version, which the built-in plugins share. */
+const serviceVersion = versionIn(path.join(serviceRoot, 'package.json'));
+
+/**
+ * Loads one plugin named by `reference`: a plugin folder (a path or file URL of a folder, loaded as
+ * `plugins.dirs` loads each of its folders, whatever the folder's name), a module file (a path or file URL), or an installed
+ * package's name. Used by the test fixture, `plugin check` and `plugin dev`.
+ */
+export async function loadPlugin(reference: string): Promise<LoadedPlugin> {
+  const file = reference.startsWith('file:') ? fileURLToPath(reference) : path.isAbsolute(reference) || reference.startsWith('.') ? path.resolve(reference) : undefined;
+  if (file === undefined) return loadPluginPackage(reference);
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (stat === undefined) throw new PluginLoadError(file, ['there is no such file or folder']);
+  if (stat.isDirectory()) return loadPluginFolder(file, 'folder', false);
+  const specifier = pathToFileURL(file).href;
+  return { plugin: await importManifest(specifier, file, 'folder', path.dirname(file)), source: file, specifier, origin: 'folder' };
 }
 
 /** Where plugins come from. */
 export interface DiscoveryOptions {
-  /** The built-in plugin folder. */
-  readonly builtinDir: string;
+  /** The built-in plugin folder; null for none (a test fixture serving only its own plugins). */
+  readonly builtinDir: string | null;
   /** Operator folders, relative to the working directory or absolute. */
   readonly dirs: readonly string[];
   /** Operator npm packages. */
   readonly packages: readonly string[];
+  /** Single plugins, each as {@link loadPlugin} takes it, loaded after the packages. */
+  readonly plugins?: readonly string[];
 }
 
-/** Loads every plugin; throws PluginLoadError on the first bad one and on duplicate groups. */
+/**
+ * Loads every plugin; throws PluginLoadError on the first bad one and on duplicate groups. A
+ * third-party plugin may share its group with a built-in one: the registry then serves it instead
+ * of the built-in, provided the configuration disables the built-in (buildRegistry checks that).
+ */
 export async function discoverPlugins(options: DiscoveryOptions): Promise<LoadedPlugin[]> {
   const loaded: LoadedPlugin[] = [];
-  loaded.push(...(await loadFolder(options.builtinDir, 'built-in')));
+  if (options.builtinDir !== null) loaded.push(...(await loadFolder(options.builtinDir, 'built-in')));
   for (const dir of options.dirs) loaded.push(...(await loadFolder(path.resolve(dir), 'folder')));
-  for (const name of options.packages) {
-    loaded.push({ plugin: await importManifest(name, `package ${name}`, 'package'), source: `package ${name}`, specifier: name, origin: 'package', version: packageVersion(name) });
-  }
-  const seen = new Map<string, string>();
-  for (const { plugin, source } of loaded) {
-    const first = seen.get(plugin.group);
-    if (first !== undefined) throw new PluginLoadError(source, [`the group "${plugin.group}" is already provided by ${first}`]);
-    seen.set(plugin.group, source);
+  for (const name of options.packages) loaded.push(await loadPluginPackage(name));
+  for (const reference of options.plugins ?? []) loaded.push(await loadPlugin(reference));
+  const seen = new Map<string, LoadedPlugin>();
+  for (const candidate of loaded) {
+    const first = seen.get(candidate.plugin.group);
+    if (first !== undefined && !(first.origin === 'built-in' && candidate.origin !== 'built-in')) {
+      throw new PluginLoadError(candidate.source, [`the group "${candidate.plugin.group}" is already provided by ${first.source}`]);
+    }
+    if (first === undefined || first.origin === 'built-in') seen.set(candidate.plugin.group, candidate);
   }
   return loaded;
 }

@@ -23,15 +23,16 @@ export interface Inspection {
 /**
  * Reads the configuration for `env` as `serve` does and checks all of it: the kernel's sections,
  * then (when the `plugins` section is usable) that every plugin loads, every plugin section, keys
- * no one owns, and the group names and patterns. Throws only when a file cannot be read or parsed.
+ * no one owns, and the group names and patterns. `extra` are single plugins served besides the
+ * configured ones (`toolshed plugin dev`). Throws only when a file cannot be read or parsed.
  */
-export async function inspectConfig(env: NodeJS.ProcessEnv, builtinDir: string = builtinPluginDir): Promise<Inspection> {
+export async function inspectConfig(env: NodeJS.ProcessEnv, builtinDir: string = builtinPluginDir, extra: readonly string[] = []): Promise<Inspection> {
   const { config, problems } = checkCoreConfig(await readConfig(env, defaultsFile));
   // A broken `plugins` section says nothing about where plugins are; it is reported already.
   if (problems.some((problem) => problem.path === '/plugins' || problem.path.startsWith('/plugins/'))) return { config, problems };
   let loaded: LoadedPlugin[];
   try {
-    loaded = await discoverPlugins({ builtinDir, dirs: config.plugins.dirs, packages: config.plugins.packages });
+    loaded = await discoverPlugins({ builtinDir, dirs: config.plugins.dirs, packages: config.plugins.packages, plugins: extra });
   } catch (error) {
     if (!(error instanceof PluginLoadError)) throw error;
     // Its own list of reasons is indented under it, apart from the list of problems.
@@ -47,8 +48,8 @@ export async function inspectConfig(env: NodeJS.ProcessEnv, builtinDir: string =
 }
 
 /** What {@link inspectConfig} found when nothing stops the start; throws ConfigError naming every problem. */
-export async function loadForServing(env: NodeJS.ProcessEnv, builtinDir?: string): Promise<Required<Inspection>> {
-  const { config, problems, plugins } = await inspectConfig(env, builtinDir);
+export async function loadForServing(env: NodeJS.ProcessEnv, builtinDir?: string, extra: readonly string[] = []): Promise<Required<Inspection>> {
+  const { config, problems, plugins } = await inspectConfig(env, builtinDir, extra);
   if (problems.length > 0 || plugins === undefined) throw new ConfigError(problems);
   return { config, problems, plugins };
 }

@@ -2,6 +2,7 @@
  * The logger. One JSON line per request and per failure; request bodies, query strings,
  * Authorization headers and error messages that may quote input are never handed to it.
  */
+import { isWorkerJobError } from '@toolshed/plugin-sdk';
 import { pino, type Logger } from 'pino';
 import { LogDestination } from './log-destination.js';
 
@@ -35,6 +36,8 @@ export function flushPeriodically(logger: Logger, everyMs: number): () => void {
  * plugin bug can throw an error whose message quotes the request (JSON.parse does).
  */
 export function describeFailure(error: unknown): { type: string; stack: string[] } {
+  // A job that threw on the pool: what it threw and where, not the pool's own frames.
+  if (isWorkerJobError(error) && error.reason === 'failed' && error.errorName !== undefined && error.frames.length > 0) return { type: error.errorName, stack: [...error.frames] };
   if (!(error instanceof Error)) return { type: typeof error, stack: [] };
   const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).map((line) => line.trim());
   return { type: error.name, stack: frames };

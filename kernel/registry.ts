@@ -34,6 +34,29 @@ export interface Registry {
   readonly operations: ReadonlyMap<string, RegisteredOperation>;
   /** Enabled plugins, in load order. */
   readonly plugins: readonly Plugin[];
+  /** Built-in groups served by a third-party plugin instead, with where that plugin came from. */
+  readonly replaced: ReadonlyMap<string, string>;
+}
+
+/**
+ * The built-in plugins third-party ones replace. A third-party plugin may take a built-in's group
+ * only when `plugins.disabled` names that group exactly: a replacement is meant, not a clash.
+ */
+function replacements(loaded: readonly LoadedPlugin[], config: Config): Map<LoadedPlugin, LoadedPlugin> {
+  const builtins = new Map(loaded.filter(({ origin }) => origin === 'built-in').map((entry) => [entry.plugin.group, entry]));
+  const replaced = new Map<LoadedPlugin, LoadedPlugin>();
+  const problems: { path: string; message: string }[] = [];
+  for (const entry of loaded) {
+    const builtin = entry.origin === 'built-in' ? undefined : builtins.get(entry.plugin.group);
+    if (builtin === undefined) continue;
+    if (config.plugins.disabled.includes(entry.plugin.group)) replaced.set(builtin, entry);
+    else {
+      const message = `loads "${entry.plugin.group}" from ${entry.source}, but that group is built in: to replace the built-in plugin, add "${entry.plugin.group}" to plugins.disabled`;
+      problems.push({ path: '/plugins', message });
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return replaced;
 }
 
 function matcher(patterns: readonly string[]): (group: string) => boolean {
@@ -113,11 +136,16 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): 
   if (problems.length > 0) throw new ConfigError(problems);
   const isEnabled = matcher(config.plugins.enabled);
   const isDisabled = matcher(config.plugins.disabled);
+  const replaced = replacements(loaded, config);
+  const replacing = new Set(replaced.values());
   const operations = new Map<string, RegisteredOperation>();
   const plugins: Plugin[] = [];
   const trusted = new Set(config.plugins.trusted);
-  for (const { plugin, specifier, origin } of loaded) {
-    if (!isEnabled(plugin.group) || isDisabled(plugin.group)) continue;
+  for (const entry of loaded) {
+    const { plugin, specifier, origin } = entry;
+    if (replaced.has(entry)) continue;
+    // A replacement is served whatever plugins.disabled says: its entry there disables the built-in.
+    if (!isEnabled(plugin.group) || (isDisabled(plugin.group) && !replacing.has(entry))) continue;
     plugins.push(plugin);
     const contained = origin !== 'built-in' && !trusted.has(plugin.group);
     const deadlineMs = config.operations.groupDeadlineMs[plugin.group] ?? config.operations.deadlineMs;
@@ -128,5 +156,5 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): 
       operations.set(path, { operation, path, config: sections.get(plugin), module: specifier, offload: where, deadlineMs, contained });
     }
   }
-  return { operations, plugins };
+  return { operations, plugins, replaced: new Map([...replaced].map(([builtin, entry]) => [builtin.plugin.group, entry.source])) };
 }

@@ -10,11 +10,12 @@ import { startService } from './server.js';
  * Starts the service for `env` and resolves with 0 once it listens; from then on it owns the
  * process, which a signal ends (exit 0 after a graceful stop, 1 if the stop fails). When it cannot
  * start it says exactly why on `stderr` and ends the process with 1: what did start (a Redis client
- * retrying its connection, worker threads) would otherwise keep it alive.
+ * retrying its connection, worker threads) would otherwise keep it alive. `plugins` are served
+ * besides the configured ones (`toolshed plugin dev`; see loadPlugin in discover.ts).
  */
-export async function serve(env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<number> {
+export async function serve(env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream, plugins: readonly string[] = []): Promise<number> {
   try {
-    await startServing(env);
+    await startServing(env, plugins);
     return 0;
   } catch (error) {
     // Start-up failures (bad config, bad plugin) carry no request data: say exactly what is wrong.
@@ -24,11 +25,11 @@ export async function serve(env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStrea
   }
 }
 
-async function startServing(env: NodeJS.ProcessEnv): Promise<void> {
+async function startServing(env: NodeJS.ProcessEnv, extra: readonly string[]): Promise<void> {
   // The same check as `toolshed config check`: every problem at once, or none.
-  const { config, plugins } = await loadForServing(env);
+  const { config, plugins: inspected } = await loadForServing(env, undefined, extra);
   const logger = createLogger(config.log.level);
-  const service = await startService({ config, logger, plugins });
+  const service = await startService({ config, logger, inspected });
   logger.info({ url: service.url, operations: service.registry.operations.size }, 'listening');
   // Log lines are written in 64 KiB chunks; flush at least every second so a quiet service still logs promptly.
   logger.flush();

@@ -33,10 +33,13 @@ export interface RunningService {
 export interface StartOptions {
   readonly config: Config;
   readonly logger: Logger;
-  readonly builtinDir?: string;
+  /** The built-in plugin folder (default: the real one); null serves no built-in plugin. */
+  readonly builtinDir?: string | null;
+  /** Single plugins served besides the configured ones (see loadPlugin in discover.ts). */
+  readonly plugins?: readonly string[];
   readonly bodyLimit?: number;
   /** The plugins found and the registry built from them already (serve checks them before it starts). */
-  readonly plugins?: { readonly loaded: readonly LoadedPlugin[]; readonly registry: Registry };
+  readonly inspected?: { readonly loaded: readonly LoadedPlugin[]; readonly registry: Registry };
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
@@ -44,15 +47,21 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
   configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
   const loaded =
-    options.plugins?.loaded ??
-    (await discoverPlugins({ builtinDir: options.builtinDir ?? builtinPluginDir, dirs: config.plugins.dirs, packages: config.plugins.packages }));
-  const registry = options.plugins?.registry ?? buildRegistry(loaded, config);
+    options.inspected?.loaded ??
+    (await discoverPlugins({
+      builtinDir: options.builtinDir === undefined ? builtinPluginDir : options.builtinDir,
+      dirs: config.plugins.dirs,
+      packages: config.plugins.packages,
+      plugins: options.plugins,
+    }));
+  const registry = options.inspected?.registry ?? buildRegistry(loaded, config);
   // One line per plugin: what was loaded, from where, so nothing is skipped without a word.
   for (const { plugin, origin, source, version } of loaded) {
     const where = origin === 'built-in' ? 'built-in' : origin === 'folder' ? `folder ${source}` : source;
     const enabled = registry.plugins.includes(plugin);
     logger.info({ group: plugin.group, version: version ?? '-', source: where, operations: Object.keys(plugin.operations).length, enabled }, 'plugin loaded');
   }
+  for (const [group, source] of registry.replaced) logger.info({ group, source }, 'built-in plugin replaced');
   const warming = performance.now();
   for (const plugin of registry.plugins) await plugin.warm?.();
   logger.info({ plugins: registry.plugins.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');

@@ -228,7 +228,9 @@ describe('toolshed help and usage', () => {
       [['keys', '--help'], 'Usage: toolshed keys <command>'],
       [['keys', 'new', '--help'], 'Usage: toolshed keys new <name>'],
       [['plugin', '--help'], 'Usage: toolshed plugin <command>'],
-      [['plugin', 'new', '--help'], 'Usage: toolshed plugin new <group> [dir]'],
+      [['plugin', 'new', '--help'], 'Usage: toolshed plugin new <group> [dir] [options]'],
+      [['plugin', 'check', '--help'], 'Usage: toolshed plugin check <folder | package>\n'],
+      [['plugin', 'dev', '--help'], 'Usage: toolshed plugin dev <folder> [options]'],
     ];
     for (const [args, usage] of helps) {
       const outcome = await toolshed(args);

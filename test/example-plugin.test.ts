@@ -66,6 +66,15 @@ describe('Toolshed with a package plugin and a folder plugin', () => {
     assert.equal(existsSync(path.join(installed, 'node_modules')), false);
   });
 
+  it('logs the version of each from its package.json, though the package does not export that file', async () => {
+    const lines = service!.logs.join('').split('\n').filter((line) => line.includes('"msg":"plugin loaded"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const versionOf = async (folder: string) => (JSON.parse(await readFile(path.join(folder, 'package.json'), 'utf8')) as { version: string }).version;
+    assert.deepEqual(lines.map(({ group, version }) => ({ group, version })), [
+      { group: 'word-tools', version: await versionOf(path.join(work, 'plugins', 'word-tools')) },
+      { group: 'hmac', version: await versionOf(example) },
+    ]);
+  });
+
   it('mounts the operations of both, and only those', async () => {
     const document = (await send(service!.url, '/v1/openapi.json', { method: 'GET' })).json as { paths: Record<string, unknown> };
     assert.deepEqual(Object.keys(document.paths).sort(), ['/v1/hmac/sign', '/v1/hmac/verify', '/v1/word-tools/reverse']);

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -16,7 +16,7 @@ import * as sdk from '@toolshed/plugin-sdk';
 import { SDK_VERSION } from '@toolshed/plugin-sdk';
 import semver from 'semver';
 import { pluginFiles } from '../cli/scaffold/templates.js';
-import { linkRegistryPackages, offlineEnv, repoRoot, run, runOk, unpackTarball } from './support/packages.js';
+import { linkRegistryPackages, linkToolshed, offlineEnv, repoRoot, run, runOk, unpackTarball } from './support/packages.js';
 
 const guide = await readFile(path.join(repoRoot, 'docs', 'writing-a-plugin.md'), 'utf8');
 const home = await mkdtemp(path.join(tmpdir(), 'toolshed-guide-'));
@@ -97,7 +97,12 @@ async function installPluginDependencies(cwd: string): Promise<void> {
     // Copied, not linked: at run time the plugin has its own SDK and TypeBox, separate from the kernel's.
     await runOk('cp', ['-R', await installedCopy(name, version), path.join(nodeModules, name)], { cwd });
   }
-  const registryPackages = Object.keys(manifest.devDependencies).filter((name) => name !== '@toolshed/plugin-sdk');
+  // Toolshed itself, named by its path from the plugin folder: npm links the checkout.
+  const toolshedSpec = manifest.devDependencies.toolshed!;
+  assert.match(toolshedSpec, /^file:/);
+  assert.equal(await realpath(path.resolve(cwd, toolshedSpec.slice('file:'.length))), await realpath(repoRoot), 'the dev dependency is this checkout');
+  await linkToolshed(nodeModules);
+  const registryPackages = Object.keys(manifest.devDependencies).filter((name) => name !== '@toolshed/plugin-sdk' && name !== 'toolshed');
   for (const name of registryPackages) {
     assert.ok(semver.satisfies(await versionOf(path.join(repoRoot, 'node_modules', name)), manifest.devDependencies[name]!), name);
   }
@@ -160,7 +165,7 @@ const standIns = new Map<string, { reason: string; run: (cwd: string) => Promise
   [
     'npm install',
     {
-      reason: 'it downloads TypeScript, @types/node, typebox and semver from the registry; they are linked from this checkout',
+      reason: 'it downloads TypeScript, @types/node, typebox and semver from the registry; they are linked from this checkout, and Toolshed as npm links it',
       run: async (cwd) => {
         await installPluginDependencies(cwd);
         return '';
@@ -237,14 +242,17 @@ describe('docs/writing-a-plugin.md', () => {
   });
 
   it('shows the scaffold files exactly as `toolshed plugin new word-tools` writes them', () => {
-    const files = new Map(pluginFiles({ group: 'word-tools', sdkVersion: SDK_VERSION }).map((file) => [file.path, file.content]));
+    const files = new Map(pluginFiles({ group: 'word-tools', sdkVersion: SDK_VERSION, toolshed: 'file:../../toolshed' }).map((file) => [file.path, file.content]));
     const shown = [...guide.matchAll(/^```ts (\S+)\n([\s\S]*?)^```$/gm)];
     assert.deepEqual(shown.map(([, file]) => file), ['src/index.ts', 'src/index.test.ts']);
     for (const [, file, content] of shown) assert.equal(content, files.get(file!), file);
   });
 
   it('imports from the SDK only names the SDK exports', () => {
-    const imports = [...guide.matchAll(/import \{([^}]+)\} from '@toolshed\/plugin-sdk'/g)].flatMap(([, names]) => names!.split(',').map((name) => name.trim()));
+    // Type-only names (`type TestKernel`) have no value to find; the build checks them.
+    const imports = [...guide.matchAll(/import \{([^}]+)\} from '@toolshed\/plugin-sdk'/g)]
+      .flatMap(([, names]) => names!.split(',').map((name) => name.trim()))
+      .filter((name) => !name.startsWith('type '));
     assert.ok(imports.length >= 8, `the imports were found (${imports.length})`);
     for (const name of imports) assert.ok(name in sdk, `${name} is not exported by the SDK`);
   });

@@ -2,11 +2,24 @@
 // TypeScript-only plugin folder stop the start with what to do; each plugin gets a log line. A
 // fresh single-file build beside index.js is loaded instead of it.
 import assert from 'node:assert/strict';
-import { utimesSync } from 'node:fs';
+import { readFileSync, utimesSync } from 'node:fs';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { discoverPlugins, PluginLoadError } from '../kernel/discover.js';
+import { discoverPlugins, loadPlugin, PluginLoadError } from '../kernel/discover.js';
+import { send } from './support/http.js';
+import { repoRoot } from './support/packages.js';
 import { externalPlugins, fixtures, startTestService } from './support/service.js';
+
+/** The version in Toolshed's own package.json, which built-in plugins log as theirs. */
+const serviceVersion = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+const replacements = path.join(fixtures, 'replacement-plugins');
+
+/** The parsed log lines whose message is `msg`. */
+function logLines(logs: readonly string[], msg: string): Record<string, unknown>[] {
+  return logs.join('').split('\n').filter((line) => line.includes(`"msg":"${msg}"`)).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
 
 describe('plugin loading', () => {
   it('stops on a plugins.dirs entry that does not exist, naming it', async () => {
@@ -46,12 +59,77 @@ describe('plugin loading', () => {
   it('logs one line per plugin: group, version, source and operation count', async () => {
     const service = await startTestService({ plugins: { disabled: ['greeting'] } });
     try {
-      const lines = service.logs.join('').split('\n').filter((line) => line.includes('"plugin loaded"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = logLines(service.logs, 'plugin loaded');
       const pick = ({ group, version, source, operations, enabled }: Record<string, unknown>) => ({ group, version, source, operations, enabled });
-      // The fixture folder is the test's built-in folder; neither plugin has a package.json.
+      // The fixture folder is the test's built-in folder: built-in plugins are versioned with the service.
       assert.deepEqual(lines.map(pick), [
-        { group: 'greeting', version: '-', source: 'built-in', operations: 1, enabled: false },
-        { group: 'kernel-probe', version: '-', source: 'built-in', operations: Object.keys(service.registry.plugins[0]!.operations).length, enabled: true },
+        { group: 'greeting', version: serviceVersion, source: 'built-in', operations: 1, enabled: false },
+        { group: 'kernel-probe', version: serviceVersion, source: 'built-in', operations: Object.keys(service.registry.plugins[0]!.operations).length, enabled: true },
+      ]);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('says which command fixes a folder plugin that is not built, or whose dependencies are not installed', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-unbuilt-'));
+    // What `toolshed plugin new` writes, before `npm run build`: index.js re-exports dist/index.js.
+    const unbuilt = path.join(dir, 'unbuilt');
+    await mkdir(unbuilt);
+    await writeFile(path.join(unbuilt, 'index.js'), "export { default } from './dist/index.js';\n");
+    await assert.rejects(discoverPlugins({ builtinDir: null, dirs: [dir], packages: [] }), (error: Error) => {
+      assert.ok(error instanceof PluginLoadError);
+      assert.match(error.message, /^Cannot load the plugin .*unbuilt\/index\.js:\n- Cannot find module .*dist\/index\.js/);
+      assert.ok(error.message.endsWith(`\n- build it: npm run build in ${unbuilt}`), error.message);
+      return true;
+    });
+    // Built, but its node_modules missing: a package it imports cannot be found. (Another folder:
+    // a module that failed to load stays failed for the process.)
+    const other = await mkdtemp(path.join(tmpdir(), 'toolshed-uninstalled-'));
+    const uninstalled = path.join(other, 'uninstalled');
+    await mkdir(uninstalled);
+    await writeFile(path.join(uninstalled, 'index.js'), "export { default } from 'toolshed-sdk-not-installed';\n");
+    await assert.rejects(discoverPlugins({ builtinDir: null, dirs: [other], packages: [] }), (error: Error) => {
+      assert.match(error.message, /Cannot find package 'toolshed-sdk-not-installed'/);
+      assert.ok(error.message.endsWith(`\n- install its dependencies: npm ci (or npm install) in ${uninstalled}`), error.message);
+      return true;
+    });
+  });
+
+  it('says which command installs a configured package that is not installed', async () => {
+    await assert.rejects(discoverPlugins({ builtinDir: null, dirs: [], packages: ['toolshed-plugin-not-installed'] }), (error: Error) => {
+      assert.match(error.message, /^Cannot load the plugin package toolshed-plugin-not-installed:\n- Cannot find package 'toolshed-plugin-not-installed'/);
+      assert.ok(error.message.endsWith(`\n- install it: npm install toolshed-plugin-not-installed (in ${repoRoot})`), error.message);
+      return true;
+    });
+  });
+
+  it('logs the version of a folder plugin from its package.json', async () => {
+    const loaded = await loadPlugin(path.join(replacements, 'greeting'));
+    assert.equal(loaded.version, '2.3.4');
+  });
+});
+
+describe('replacing a built-in plugin', () => {
+  it('refuses a third-party plugin of a built-in group the configuration does not disable, saying how to replace it', async () => {
+    await assert.rejects(startTestService({ plugins: { dirs: [replacements] } }), (error: Error) => {
+      assert.match(error.message, /loads "greeting" from .*replacement-plugins\/greeting\/index\.js, but that group is built in: to replace the built-in plugin, add "greeting" to plugins\.disabled/);
+      return true;
+    });
+  });
+
+  it('serves the third-party plugin instead of the disabled built-in, and says so once in the log', async () => {
+    const service = await startTestService({ plugins: { dirs: [replacements], disabled: ['greeting'] } });
+    try {
+      // The built-in greeting answers "Hello, Ada!"; the replacement's answer is its own.
+      const answer = await send(service.url, '/v1/greeting/hello', { body: { name: 'Ada' } });
+      assert.deepEqual([answer.status, answer.json], [200, { greeting: 'Bonjour, Ada !' }]);
+      const source = path.join(replacements, 'greeting', 'index.js');
+      assert.deepEqual(logLines(service.logs, 'built-in plugin replaced').map(({ group, source }) => ({ group, source })), [{ group: 'greeting', source }]);
+      const greetings = logLines(service.logs, 'plugin loaded').filter(({ group }) => group === 'greeting');
+      assert.deepEqual(greetings.map(({ version, source, enabled }) => ({ version, source, enabled })), [
+        { version: serviceVersion, source: 'built-in', enabled: false },
+        { version: '2.3.4', source: `folder ${source}`, enabled: true },
       ]);
     } finally {
       await service.stop();

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { SDK_VERSION } from '@toolshed/plugin-sdk';
 import { scaffoldPlugin } from '../cli/scaffold/scaffold.js';
 import { send } from './support/http.js';
-import { linkRegistryPackages, repoRoot, run, runOk } from './support/packages.js';
+import { linkRegistryPackages, linkToolshed, repoRoot, run, runOk } from './support/packages.js';
 import { startTestService, type TestService } from './support/service.js';
 
 const work = await mkdtemp(path.join(tmpdir(), 'toolshed-scaffold-'));
@@ -49,9 +49,12 @@ describe('scaffoldPlugin refuses what would not load, writing nothing', () => {
     await assert.rejects(scaffoldPlugin({ group: 'word-tools', dir: file }), /is a file, not a folder/);
   });
 
-  it('refuses a folder not named after the group (Toolshed would refuse to load it)', async () => {
-    const dir = path.join(work, 'named', 'tools');
-    await assert.rejects(scaffoldPlugin({ group: 'word-tools', dir }), /must be named after the group: end it in "word-tools"/);
+  it('refuses a group the service already has, naming where it comes from', async () => {
+    const dir = path.join(work, 'taken', 'tools');
+    const taken = new Map([['base64', 'the built-in plugin /x/plugins/base64/index.js']]);
+    await assert.rejects(scaffoldPlugin({ group: 'base64', dir, taken }), {
+      message: 'The group "base64" is taken: the built-in plugin /x/plugins/base64/index.js provides it. Choose another name; nothing was written.',
+    });
     assert.equal(existsSync(dir), false);
   });
 
@@ -59,6 +62,13 @@ describe('scaffoldPlugin refuses what would not load, writing nothing', () => {
     const dir = path.join(work, 'empty', 'word-tools');
     await mkdir(dir, { recursive: true });
     assert.deepEqual(await scaffoldPlugin({ group: 'word-tools', dir }), generatedFiles);
+  });
+
+  it('writes into an empty folder named otherwise: the group comes from its argument', async () => {
+    const dir = path.join(work, 'other', 'my-first-plugin');
+    await mkdir(dir, { recursive: true });
+    assert.deepEqual(await scaffoldPlugin({ group: 'word-tools', dir }), generatedFiles);
+    assert.match(await readFile(path.join(dir, 'src', 'index.ts'), 'utf8'), /group: 'word-tools',/);
   });
 });
 
@@ -75,6 +85,7 @@ describe('a scaffolded plugin', () => {
     await mkdir(path.join(nodeModules, '@toolshed'), { recursive: true });
     await symlink(path.join(repoRoot, 'plugin-sdk'), path.join(nodeModules, '@toolshed', 'plugin-sdk'), 'dir');
     await linkRegistryPackages(nodeModules, ['typescript', '@types/node']);
+    await linkToolshed(nodeModules);
   });
 
   it('writes exactly its files', async () => {
@@ -86,11 +97,17 @@ describe('a scaffolded plugin', () => {
     assert.equal(manifest.name, 'toolshed-plugin-word-tools');
     assert.equal(manifest.type, 'module');
     assert.equal(manifest.exports, './dist/index.js');
-    assert.deepEqual(manifest.scripts, { build: 'tsc', test: 'npm run build && node --test dist/*.test.js', prepack: 'npm run build' });
+    assert.deepEqual(manifest.scripts, {
+      build: 'tsc',
+      test: 'npm run build && toolshed plugin check . && node --enable-source-maps --test dist/*.test.js',
+      prepack: 'npm run build',
+    });
     assert.deepEqual(manifest.peerDependencies, { '@toolshed/plugin-sdk': `^${SDK_VERSION}` });
     assert.deepEqual(manifest.devDependencies, {
       '@toolshed/plugin-sdk': `file:toolshed-plugin-sdk-${SDK_VERSION}.tgz`,
       '@types/node': '^20.19.0',
+      // This checkout, by its path from the plugin folder: npm install links it.
+      toolshed: `file:${path.relative(pluginDir, repoRoot)}`,
       typescript: '^5.9.3',
     });
     const tsconfig = JSON.parse(await readFile(path.join(pluginDir, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> };
@@ -99,12 +116,14 @@ describe('a scaffolded plugin', () => {
     assert.equal(tsconfig.compilerOptions.outDir, 'dist');
   });
 
-  it('builds and passes its own tests with its own scripts', async () => {
+  it('builds, passes toolshed plugin check and its own tests (one over HTTP) with its own scripts', async () => {
     const output = await runOk('npm', ['test'], { cwd: pluginDir });
+    assert.match(output, /^plugin word-tools: loads, and its 1 example of 1 operation answer as shown$/m);
     // Node 20 prints TAP ("# pass 3"), Node 22+ its spec reporter ("ℹ pass 3"): three tests ran.
     assert.match(output, /pass 3\b/);
     assert.match(output, /fail 0\b/);
-    assert.deepEqual((await readdir(path.join(pluginDir, 'dist'))).sort(), ['index.js', 'index.test.js']);
+    // Source maps beside the code, so stacks name src/ lines.
+    assert.deepEqual((await readdir(path.join(pluginDir, 'dist'))).sort(), ['index.js', 'index.js.map', 'index.test.js', 'index.test.js.map']);
   });
 
   it('is served from plugins.dirs and answers over HTTP', async () => {

@@ -5,14 +5,28 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SDK_VERSION } from '@toolshed/plugin-sdk';
 import { pluginFiles } from './templates.js';
 
+/** This Toolshed checkout (dist/cli/scaffold → the repository root). */
+const toolshedRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * How the new plugin's package.json names this Toolshed as its dev dependency: the checkout's path
+ * relative to the plugin, so `npm install` links it (see docs/decisions.md, issue 21).
+ */
+function toolshedDependency(dir: string): string {
+  return `file:${path.relative(dir, toolshedRoot).split(path.sep).join('/') || '.'}`;
+}
+
 export interface ScaffoldOptions {
-  /** The plugin's group (kebab-case); also the folder's name. */
+  /** The plugin's group (kebab-case). */
   readonly group: string;
-  /** The folder to create (it must not exist or be empty). */
+  /** The folder to create (it must not exist or be empty); any name. */
   readonly dir: string;
+  /** Groups the service already has, with where each comes from: a new plugin may not take one. */
+  readonly taken?: ReadonlyMap<string, string>;
 }
 
 /** The SDK's rule for a group (it is the URL segment); checked here so nothing is written for a bad one. */
@@ -35,16 +49,16 @@ export async function scaffoldPlugin(options: ScaffoldOptions): Promise<string[]
   if (!kebabCase.test(group)) {
     throw new Error(`The group "${group}" is not kebab-case: use lowercase letters and digits in words joined by "-", starting with a letter (for example "word-tools").`);
   }
-  const dir = path.resolve(options.dir);
-  // Toolshed loads <plugins dir>/<group>/index.js and refuses a folder named otherwise.
-  if (path.basename(dir) !== group) {
-    throw new Error(`The folder ${dir} must be named after the group: end it in "${group}" (as in ${path.join(path.dirname(dir), group)}).`);
+  const where = options.taken?.get(group);
+  if (where !== undefined) {
+    throw new Error(`The group "${group}" is taken: ${where} provides it. Choose another name; nothing was written.`);
   }
+  const dir = path.resolve(options.dir);
   const entries = await entriesOf(dir);
   if (entries !== undefined && entries.length > 0) {
     throw new Error(`${dir} is not empty (it holds ${entries.length} entries); nothing was written. Choose a new or empty folder.`);
   }
-  const files = pluginFiles({ group, sdkVersion: SDK_VERSION });
+  const files = pluginFiles({ group, sdkVersion: SDK_VERSION, toolshed: toolshedDependency(dir) });
   for (const file of files) {
     const target = path.join(dir, file.path);
     await mkdir(path.dirname(target), { recursive: true });

@@ -15,6 +15,8 @@ export interface TemplateValues {
   readonly group: string;
   /** The SDK version of this Toolshed: the range `^<version>` and the tarball's name come from it. */
   readonly sdkVersion: string;
+  /** The `toolshed` dev dependency (`file:<path of the checkout>`): the kernel the tests start. */
+  readonly toolshed: string;
 }
 
 /** The tarball `npm pack -w plugin-sdk` writes for this SDK version. */
@@ -27,7 +29,7 @@ export function packageName(group: string): string {
   return `toolshed-plugin-${group}`;
 }
 
-function packageJson({ group, sdkVersion }: TemplateValues): string {
+function packageJson({ group, sdkVersion, toolshed }: TemplateValues): string {
   const manifest = {
     name: packageName(group),
     version: '0.1.0',
@@ -36,18 +38,20 @@ function packageJson({ group, sdkVersion }: TemplateValues): string {
     main: './dist/index.js',
     exports: './dist/index.js',
     // index.js lets Toolshed load the folder from plugins.dirs; the tests stay out of the package.
-    files: ['index.js', 'dist', '!dist/*.test.js'],
+    files: ['index.js', 'dist', '!dist/*.test.js', '!dist/*.test.js.map'],
     engines: { node: '>=20.19.0' },
     scripts: {
       build: 'tsc',
       // The shell expands the glob: Node 20 does not, and Node 22+ would run a folder name as a script.
-      test: 'npm run build && node --test dist/*.test.js',
+      // `toolshed plugin check` loads the plugin as the service does and replays its examples.
+      test: 'npm run build && toolshed plugin check . && node --enable-source-maps --test dist/*.test.js',
       prepack: 'npm run build',
     },
     peerDependencies: { '@toolshed/plugin-sdk': `^${sdkVersion}` },
     devDependencies: {
       '@toolshed/plugin-sdk': `file:${sdkTarballName(sdkVersion)}`,
       '@types/node': '^20.19.0',
+      toolshed,
       typescript: '^5.9.3',
     },
   };
@@ -64,7 +68,8 @@ const tsconfig = `{
     "skipLibCheck": true,
     "types": ["node"],
     "rootDir": "src",
-    "outDir": "dist"
+    "outDir": "dist",
+    "sourceMap": true
   },
   "include": ["src"]
 }
@@ -97,13 +102,15 @@ export default definePlugin({
 `;
 }
 
-const testSource = `import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { invoke, rejectsWith } from '@toolshed/plugin-sdk';
+function testSource({ group }: TemplateValues): string {
+  return `import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { invoke, rejectsWith, startTestKernel, type TestKernel } from '@toolshed/plugin-sdk';
 import plugin from './index.js';
 
 test('reverse turns a text around by characters, not by UTF-16 units', async () => {
-  assert.deepEqual(await invoke(plugin, 'reverse', { text: 'stressed' }), { reversed: 'desserts' });
+  const { reversed } = await invoke(plugin, 'reverse', { text: 'stressed' });
+  assert.equal(reversed, 'desserts');
   assert.deepEqual(await invoke(plugin, 'reverse', { text: 'a\\u{1F600}b' }), { reversed: 'b\\u{1F600}a' });
 });
 
@@ -111,14 +118,24 @@ test('reverse refuses a body without text, naming the field', async () => {
   await rejectsWith(invoke(plugin, 'reverse', {}), 400, 'validation_failed', ['/text']);
 });
 
-test('every example gives the answer it shows', async () => {
-  for (const [name, operation] of Object.entries(plugin.operations)) {
-    for (const example of operation.examples) assert.deepEqual(await invoke(plugin, name, example.body), example.response, name);
-  }
+// Over HTTP: the real Toolshed serving just this plugin (Toolshed is a dev dependency).
+let kernel: TestKernel;
+before(async () => {
+  kernel = await startTestKernel({ plugins: [new URL('./index.js', import.meta.url)] });
+});
+after(() => kernel.stop());
+
+test('the service answers POST /v1/${group}/reverse, and refuses what the schema refuses', async () => {
+  const answer = await kernel.post('${group}/reverse', { text: 'stressed' });
+  assert.deepEqual([answer.status, answer.body], [200, { reversed: 'desserts' }]);
+  const refused = await kernel.post('${group}/reverse', { text: 'stressed', extra: 1 });
+  assert.equal(refused.status, 400);
+  assert.deepEqual((refused.body as { error: { details: unknown } }).error.details, [{ path: '/extra', message: 'is not an allowed property' }]);
 });
 `;
+}
 
-function readme({ group, sdkVersion }: TemplateValues): string {
+function readme({ group, sdkVersion, toolshed }: TemplateValues): string {
   const tarball = sdkTarballName(sdkVersion);
   return `# ${packageName(group)}
 
@@ -134,21 +151,28 @@ npm pack -w plugin-sdk --pack-destination /path/to/this/folder   # in the Toolsh
 npm install                                                       # here
 \`\`\`
 
+The tests start Toolshed itself, a dev dependency linked from the built checkout
+(\`"toolshed": "${toolshed}"\`, the checkout's path from here); where the checkout lives elsewhere,
+\`npm install --save-dev /path/to/toolshed\`.
+
 ## Build and test
 
-\`npm test\` builds \`src/\` into \`dist/\` and runs \`dist/*.test.js\` with Node's test runner;
-\`npm run build\` only builds. \`invoke()\` from the SDK runs an operation through the same
-validation the service applies, without HTTP.
+\`npm test\` builds \`src/\` into \`dist/\` (with source maps, so stacks name \`src/\` lines), runs
+\`toolshed plugin check .\` (the plugin loaded as the service loads it, each example sent over HTTP
+and its answer compared) and then \`dist/*.test.js\` with Node's test runner; \`npm run build\`
+only builds. \`invoke()\` from the SDK runs an operation through the service's validation without
+HTTP; \`startTestKernel()\` starts the service with just this plugin and gives a client for it.
+\`npx toolshed plugin dev .\` serves the plugin beside the built-in ones and restarts whenever
+\`dist/\` changes (run \`npx tsc --watch\` beside it).
 
 ## Load it
 
 - As a folder: build it, then name the folder that holds this one in Toolshed's configuration,
-  \`plugins: { dirs: [/path/to/parent] }\`. Toolshed loads \`${group}/index.js\`, which re-exports \`dist/index.js\`.
+  \`plugins: { dirs: [/path/to/parent] }\`. Toolshed loads \`${group}/index.js\`, which re-exports
+  \`dist/index.js\`, so this folder must then be named \`${group}\`.
 - As a package: \`npm pack\` here writes \`${packageName(group)}-0.1.0.tgz\`; \`npm install\` that file in the
   Toolshed checkout and set \`plugins: { packages: [${packageName(group)}] }\`. The SDK is a peer
   dependency, so the plugin then uses the SDK of the Toolshed that loads it.
-
-The folder's name must equal the group (\`${group}\`).
 `;
 }
 
@@ -163,7 +187,7 @@ export function pluginFiles(values: TemplateValues): TemplateFile[] {
     { path: 'tsconfig.json', content: tsconfig },
     { path: 'index.js', content: entry },
     { path: 'src/index.ts', content: manifestSource(values) },
-    { path: 'src/index.test.ts', content: testSource },
+    { path: 'src/index.test.ts', content: testSource(values) },
     { path: 'README.md', content: readme(values) },
     { path: '.gitignore', content: gitignore },
   ];

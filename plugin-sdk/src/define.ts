@@ -81,8 +81,18 @@ export interface PluginConfigDefinition<Schema extends TObject = TObject> {
   readonly schema: Schema;
 }
 
-/** The manifest a plugin's `index` exports as default. Build it with {@link definePlugin}. */
-export interface PluginDefinition {
+/**
+ * Operation name to operation, as a manifest holds them. Handlers are contravariant in their input;
+ * `any` lets operations with different schemas share one map.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type OperationMap = Readonly<Record<string, OperationDefinition<any, any, any>>>;
+
+/**
+ * The manifest a plugin's `index` exports as default. Build it with {@link definePlugin}, which
+ * keeps the type of each operation, so `invoke()` knows what each one answers.
+ */
+export interface PluginDefinition<Operations extends OperationMap = OperationMap> {
   /** URL segment and folder name, kebab-case (`hash-generator`). */
   readonly group: string;
   /** The SDK semver range this plugin was built for (for example `^1.0.0`). */
@@ -94,9 +104,7 @@ export interface PluginDefinition {
   /** Optional configuration section. */
   readonly config?: PluginConfigDefinition;
   /** Operation name (URL segment, kebab-case) to operation. */
-  // Handlers are contravariant in their input; `any` lets operations with different schemas share one map.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly operations: Readonly<Record<string, OperationDefinition<any, any, any>>>;
+  readonly operations: Operations;
   /** Called once on graceful shutdown (terminate workers, close sockets). */
   readonly close?: () => Promise<void> | void;
   /**
@@ -108,7 +116,7 @@ export interface PluginDefinition {
 }
 
 /** A checked manifest, as the kernel loads it. */
-export type Plugin = PluginDefinition & { readonly kind: 'toolshed-plugin' };
+export type Plugin<Operations extends OperationMap = OperationMap> = PluginDefinition<Operations> & { readonly kind: 'toolshed-plugin' };
 
 const kebabCase = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 const snakeCase = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
@@ -265,8 +273,8 @@ export function defineOperation<Body extends TObject, Response extends TSchema, 
  * Declares a plugin and checks it at once: a malformed manifest throws here, at import time, with
  * every problem listed.
  */
-export function definePlugin(definition: PluginDefinition): Plugin {
-  const plugin: Plugin = Object.freeze({ ...definition, kind: 'toolshed-plugin' as const });
+export function definePlugin<Operations extends OperationMap>(definition: PluginDefinition<Operations>): Plugin<Operations> {
+  const plugin: Plugin<Operations> = Object.freeze({ ...definition, kind: 'toolshed-plugin' as const });
   const problems = checkPlugin(plugin);
   if (problems.length > 0) {
     throw new Error(`Invalid plugin "${String(definition.group)}":\n- ${problems.join('\n- ')}`);

@@ -38,6 +38,7 @@ export { invoke, type InvokeOptions } from './invoke.js';
 export { roundDecimal } from './rounding.js';
 export { freshBundle } from './bundles.js';
 export { rejectsWith, rejectsField, HANG_GUARD_MS } from './testing.js';
+export { startTestKernel, type TestKernel, type TestAnswer, type KernelFixture, type KernelFixtureOptions } from './harness.js';
 export {
   runInWorker,
   workerRefusal,

@@ -54,7 +54,10 @@ async function answer(request: WorkerRequest): Promise<WorkerMessage> {
     }
     // A plugin's broken contract travels with its fault (operation, code, pointers: nothing of the input).
     const fault = contractFaultOf(error);
-    return { kind: 'failed', id: request.id, errorName: error instanceof Error ? error.name : typeof error, ...(fault ? { fault } : {}) };
+    // The stack's frames (code locations, never the message, which may quote the input) let the
+    // log name where a contained plugin failed.
+    const frames = error instanceof Error ? (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).map((line) => line.trim()) : [];
+    return { kind: 'failed', id: request.id, errorName: error instanceof Error ? error.name : typeof error, frames, ...(fault ? { fault } : {}) };
   }
 }
 

@@ -33,6 +33,8 @@ export class WorkerJobError extends Error {
     readonly starved = false,
     /** With `failed` from a {@link ContractBreach}: what the plugin broke, safe to log. */
     readonly fault?: ContractFault,
+    /** With `failed`: the stack frames of what the function threw (locations only, no message). */
+    readonly frames: readonly string[] = [],
   ) {
     super(`The worker job gave no answer: ${reason}${errorName === undefined ? '' : ` (${errorName})`}`);
     this.name = 'WorkerJobError';
@@ -296,7 +298,7 @@ export class WorkerPool {
         this.release(slot, false);
         if (message.kind === 'result') this.settle(task, undefined, message.value);
         else if (message.kind === 'sdk-error') this.settle(task, rebuild(message.error));
-        else this.settle(task, new WorkerJobError('failed', message.errorName, false, message.fault));
+        else this.settle(task, new WorkerJobError('failed', message.errorName, false, message.fault, message.frames));
       }
     });
     worker.on('error', () => this.crashed(slot));

@@ -15,4 +15,4 @@ export type WorkerMessage =
   | { readonly kind: 'started'; readonly id: number }
   | { readonly kind: 'result'; readonly id: number; readonly value: unknown }
   | { readonly kind: 'sdk-error'; readonly id: number; readonly error: { status: number; code: string; message: string; details?: ErrorDetail[] } }
-  | { readonly kind: 'failed'; readonly id: number; readonly errorName: string; readonly fault?: ContractFault };
+  | { readonly kind: 'failed'; readonly id: number; readonly errorName: string; readonly frames?: readonly string[]; readonly fault?: ContractFault };

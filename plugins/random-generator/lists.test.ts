@@ -18,7 +18,7 @@ const sorted = (items: readonly string[]): string[] => [...items].sort();
 
 describe('random-generator: examples', () => {
   it('answers the examples of the deterministic cases exactly, and the random ones in shape', async () => {
-    for (const name of ['pick', 'shuffle', 'teams']) {
+    for (const name of ['pick', 'shuffle', 'teams'] as const) {
       for (const example of random.operations[name]!.examples) assert.deepEqual(await invoke(random, name, example.body), example.response);
     }
     const dice = await call<{ rolls: number[]; sum: number }>('dice', random.operations.dice!.examples[0]!.body);

@@ -74,6 +74,16 @@ export async function linkRegistryPackages(nodeModules: string, names: readonly 
   }
 }
 
+/**
+ * Links this checkout into `nodeModules` as the package `toolshed`, with its `.bin/toolshed`: what
+ * `npm install` does for a plugin's `"toolshed": "file:<checkout>"` dev dependency.
+ */
+export async function linkToolshed(nodeModules: string): Promise<void> {
+  await mkdir(path.join(nodeModules, '.bin'), { recursive: true });
+  await symlink(repoRoot, path.join(nodeModules, 'toolshed'), 'dir');
+  await symlink(path.join('..', 'toolshed', 'bin', 'toolshed.js'), path.join(nodeModules, '.bin', 'toolshed'));
+}
+
 /** Unpacks an npm tarball (its files sit under `package/`) into `folder`, as npm installs it. */
 export async function unpackTarball(tarball: string, folder: string): Promise<void> {
   await mkdir(folder, { recursive: true });

@@ -1,0 +1,99 @@
+/**
+ * `toolshed plugin check <folder or package>`: loads the plugin as the kernel loads it (every load
+ * rule, kernel/discover.ts), starts the real service with just that plugin (kernel/testing.ts), and
+ * sends each operation's examples over HTTP, so every example takes a request's whole path:
+ * validation, handler, response check, error body. Each answer is compared with the example's
+ * response; a difference names the plugin, the operation, the example and what differs.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import type { OperationExample } from '@toolshed/plugin-sdk';
+import { loadPlugin } from '../kernel/discover.js';
+import { startKernel } from '../kernel/testing.js';
+import { EXIT, write, type CliIo } from './command.js';
+
+/** A folder or file on disk is named by path (absolute, so loadPlugin takes it as one); anything else is a package. */
+export function pluginReference(argument: string): string {
+  return statSync(argument, { throwIfNoEntry: false }) === undefined ? argument : path.resolve(argument);
+}
+
+/** JSON text cut to a readable length. */
+function shown(value: unknown): string {
+  const text = value === undefined ? 'nothing' : JSON.stringify(value);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** Where `actual` differs from `expected`, as JSON Pointers with both values; at most `limit`. */
+export function differences(expected: unknown, actual: unknown, pointer = '', limit = 5): string[] {
+  if (isDeepStrictEqual(expected, actual)) return [];
+  if (!isObject(expected) || !isObject(actual) || Array.isArray(expected) !== Array.isArray(actual)) {
+    return [`${pointer || '/'}: expected ${shown(expected)}, got ${shown(actual)}`];
+  }
+  const found: string[] = [];
+  for (const key of new Set([...Object.keys(expected), ...Object.keys(actual)])) {
+    const escaped = key.replaceAll('~', '~0').replaceAll('/', '~1');
+    found.push(...differences(expected[key], actual[key], `${pointer}/${escaped}`, limit - found.length));
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
+/** The first logged failure's type and the frame it was thrown at, for a 500. */
+function failureOf(logs: readonly string[]): string | undefined {
+  for (const line of logs) {
+    const entry = JSON.parse(line) as { msg?: string; error?: { type?: string; stack?: string[] } };
+    if (entry.msg === 'request failed' && entry.error) return `${entry.error.type ?? 'an error'} ${entry.error.stack?.[0] ?? ''}`.trim();
+  }
+  return undefined;
+}
+
+/** Replays every example of the plugin `argument` names; resolves with the exit code. */
+export async function checkPluginCommand(argument: string, io: CliIo): Promise<number> {
+  // Stacks of a failing handler point at the plugin's TypeScript when it ships source maps.
+  process.setSourceMapsEnabled(true);
+  const reference = pluginReference(argument);
+  const { plugin } = await loadPlugin(reference);
+  const kernel = await startKernel({ plugins: [reference], logLevel: 'error' });
+  const problems: string[] = [];
+  let count = 0;
+  try {
+    for (const [name, operation] of Object.entries(plugin.operations)) {
+      const examples: readonly OperationExample[] = operation.examples;
+      for (const [index, example] of examples.entries()) {
+        count++;
+        const where = `${plugin.group}/${name} example ${index + 1}${example.title === undefined ? '' : ` (${example.title})`}`;
+        const seen = kernel.logs().length;
+        const response = await fetch(`${kernel.url}/v1/${plugin.group}/${name}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(example.body),
+        });
+        const answer = (await response.json()) as unknown;
+        if (response.status !== 200) {
+          const error = (answer as { error?: { code?: string; message?: string } }).error;
+          const failure = response.status === 500 ? failureOf(kernel.logs().slice(seen)) : undefined;
+          problems.push(`${where}: answered ${response.status} ${error?.code}: ${error?.message}${failure === undefined ? '' : ` (${failure})`}`);
+        } else if (example.exact !== false) {
+          // exact: false marks random output: the kernel has checked the answer against the response schema.
+          problems.push(...differences(example.response, answer).map((difference) => `${where}: ${difference}`));
+        }
+      }
+    }
+  } finally {
+    await kernel.stop();
+  }
+  if (problems.length > 0) {
+    await write(io.stderr, `toolshed: plugin ${plugin.group}: examples do not answer as they show:\n${problems.map((problem) => `- ${problem}\n`).join('')}`);
+    return EXIT.refused;
+  }
+  if (path.isAbsolute(reference) && statSync(reference).isDirectory() && path.basename(reference) !== plugin.group) {
+    // Said, not refused: the folder may be a package's (a repository's name), which loads by its package name.
+    await write(io.stdout, `note: to be served from plugins.dirs the folder must be named "${plugin.group}", not "${path.basename(reference)}"\n`);
+  }
+  const operations = Object.keys(plugin.operations).length;
+  await write(io.stdout, `plugin ${plugin.group}: loads, and its ${count} example${count === 1 ? '' : 's'} of ${operations} operation${operations === 1 ? '' : 's'} answer as shown\n`);
+  return EXIT.ok;
+}

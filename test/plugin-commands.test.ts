@@ -1,0 +1,93 @@
+// `toolshed plugin check` and `toolshed plugin new`'s refusals, run as an author runs them:
+// bin/toolshed.js in a child process, its exact output and exit code. (A scaffolded plugin's own
+// `npm test`, which runs the check, is in scaffold.test.ts; `plugin dev` in plugin-dev.test.ts.)
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { repoRoot, run } from './support/packages.js';
+import { externalPlugins, fixtures } from './support/service.js';
+
+const bin = path.join(repoRoot, 'bin', 'toolshed.js');
+// The test runner's configuration variables must not leak in; NODE_V8_COVERAGE stays, so the
+// commands' code counts toward coverage as in cli.test.ts.
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['TOOLSHED_CONFIG', 'PORT', 'HOST', 'NODE_TEST_CONTEXT'].includes(name)));
+const toolshed = (args: readonly string[]) => run(process.execPath, [bin, ...args], { cwd: repoRoot, env });
+
+describe('toolshed plugin check', () => {
+  it('exits 0 when every example answers as it shows', async () => {
+    // greeting's one example: {"name":"Ada"} → {"greeting":"Hello, Ada!"}.
+    const outcome = await toolshed(['plugin', 'check', path.join(externalPlugins, 'greeting')]);
+    assert.deepEqual(outcome, { code: 0, stdout: 'plugin greeting: loads, and its 1 example of 1 operation answer as shown\n', stderr: '' });
+  });
+
+  it('exits 1 naming plugin, operation, example and difference, and the failure of an example that got a 500', async () => {
+    const outcome = await toolshed(['plugin', 'check', path.join(fixtures, 'check-plugins', 'wrong-example')]);
+    assert.equal(outcome.code, 1);
+    assert.equal(outcome.stdout, '');
+    const lines = outcome.stderr.split('\n');
+    assert.deepEqual(lines.slice(0, 3), [
+      'toolshed: plugin wrong-example: examples do not answer as they show:',
+      // "abc" upper-cased is "ABC", not the "ABD" the second example shows; the first ("XYZ") is right.
+      '- wrong-example/upper example 2 (wrong): /upper: expected "ABD", got "ABC"',
+      // The handler reads .length of undefined: a TypeError, thrown at the fixture's line 34.
+      '- wrong-example/fails example 1: answered 500 internal_error: ' + lines[2]!.slice(lines[2]!.indexOf('An internal error')),
+    ]);
+    assert.match(lines[2]!, /\(TypeError at Object\.handler \(file:.*\/wrong-example\/index\.js:34:\d+\)\)$/);
+    assert.equal(lines.length, 4);
+  });
+
+  it('checks a folder not named after its group, noting that plugins.dirs would need the name', async () => {
+    // Inside the checkout, so the copy imports the SDK from its node_modules as the fixture does.
+    const folder = path.join(await mkdtemp(path.join(repoRoot, 'dist', 'check-')), 'my-greeting');
+    await mkdir(folder);
+    await copyFile(path.join(externalPlugins, 'greeting', 'index.js'), path.join(folder, 'index.js'));
+    const outcome = await toolshed(['plugin', 'check', folder]);
+    assert.deepEqual(outcome, {
+      code: 0,
+      stdout:
+        'note: to be served from plugins.dirs the folder must be named "greeting", not "my-greeting"\n' +
+        'plugin greeting: loads, and its 1 example of 1 operation answer as shown\n',
+      stderr: '',
+    });
+    await rm(path.dirname(folder), { recursive: true });
+  });
+
+  it('exits 1 with the kernel\'s own reason when the plugin cannot be loaded, and the command that fixes it', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-check-'));
+    await writeFile(path.join(dir, 'index.js'), "export { default } from './dist/index.js';\n");
+    const outcome = await toolshed(['plugin', 'check', dir]);
+    assert.equal(outcome.code, 1);
+    assert.match(outcome.stderr, /^toolshed: Cannot load the plugin .*index\.js:\n- Cannot find module .*dist\/index\.js/);
+    assert.ok(outcome.stderr.endsWith(`- build it: npm run build in ${dir}\n`), outcome.stderr);
+  });
+
+  it('takes a name that is not a path as an installed package, as plugins.packages does', async () => {
+    const outcome = await toolshed(['plugin', 'check', 'toolshed-plugin-not-installed']);
+    assert.equal(outcome.code, 1);
+    assert.match(outcome.stderr, /^toolshed: Cannot load the plugin package toolshed-plugin-not-installed:/);
+    assert.match(outcome.stderr, /- install it: npm install toolshed-plugin-not-installed/);
+  });
+});
+
+describe('toolshed plugin new refuses a group the service already has', () => {
+  it('refuses a built-in group, naming the built-in plugin, and writes nothing', async () => {
+    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-new-')), 'mine');
+    const outcome = await toolshed(['plugin', 'new', 'base64', dir]);
+    assert.equal(outcome.code, 1);
+    assert.match(outcome.stderr, /^toolshed: The group "base64" is taken: the built-in plugin .*\/dist\/plugins\/base64\/index(\.bundle)?\.js provides it\. Choose another name; nothing was written\.\n$/);
+    assert.equal(existsSync(dir), false);
+  });
+
+  it('refuses a group the configuration loads, naming where from', async () => {
+    const config = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-new-')), 'config.yaml');
+    await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n`);
+    const dir = path.join(path.dirname(config), 'greeting');
+    const outcome = await toolshed(['plugin', 'new', 'greeting', dir, '--config', config]);
+    assert.equal(outcome.code, 1);
+    assert.equal(outcome.stderr, `toolshed: The group "greeting" is taken: ${path.join(externalPlugins, 'greeting', 'index.js')} provides it. Choose another name; nothing was written.\n`);
+    assert.equal(existsSync(dir), false);
+  });
+});
