@@ -78,7 +78,7 @@ export function createApp(options: AppOptions): Koa<KernelState> {
       maxAnswerBytes: config.server.maxAnswerBytes,
       reading: new ByteBudget(config.server.readingBytes),
       sending: new ByteBudget(config.server.sendingBytes),
-      notFoundMessage: notFoundMessages([...options.registry.operations.values()].map((operation) => operation.path)),
+      notFoundMessage: notFoundMessages([...options.registry.operations.values()].map((operation) => operation.path), options.registry.disabledGroups),
     }),
   );
   return app;

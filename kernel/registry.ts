@@ -26,6 +26,8 @@ export interface Registry {
   readonly operations: ReadonlyMap<string, RegisteredOperation>;
   /** Enabled plugins, in load order. */
   readonly plugins: readonly Plugin[];
+  /** Groups that were found but are switched off by `plugins.enabled` / `plugins.disabled`. */
+  readonly disabledGroups: readonly string[];
 }
 
 function matcher(patterns: readonly string[]): (group: string) => boolean {
@@ -72,8 +74,12 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): 
   const isDisabled = matcher(config.plugins.disabled);
   const operations = new Map<string, RegisteredOperation>();
   const plugins: Plugin[] = [];
+  const disabledGroups: string[] = [];
   for (const { plugin, specifier } of loaded) {
-    if (!isEnabled(plugin.group) || isDisabled(plugin.group)) continue;
+    if (!isEnabled(plugin.group) || isDisabled(plugin.group)) {
+      disabledGroups.push(plugin.group);
+      continue;
+    }
     plugins.push(plugin);
     for (const operation of compilePlugin(plugin)) {
       const path = `/v1/${operation.group}/${operation.name}`;
@@ -81,5 +87,5 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): 
       operations.set(path, { operation, path, config: sections.get(plugin), module: specifier, offload: upstream === true ? 'never' : offload });
     }
   }
-  return { operations, plugins };
+  return { operations, plugins, disabledGroups };
 }
