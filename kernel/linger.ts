@@ -43,15 +43,20 @@ export function lingerBeforeClose(req: IncomingMessage): void {
     req.resume();
   };
   socket.once('close', () => clearTimeout(timer));
+  // Once the body is in and the answer sent (the sending side finished), nothing is left to wait for.
+  const closeWhenSent = (): void => {
+    if (socket.writableFinished) close();
+    else socket.once('finish', close);
+  };
   req.once('end', () => {
-    if (answered) close();
+    if (answered) closeWhenSent();
   });
   // Node calls destroySoon once an answer with `Connection: close` is written; that would close the
   // socket with the body still arriving. Only the sending side is closed then.
   socket.destroySoon = () => {
     answered = true;
     socket.end();
-    if (req.complete) socket.once('finish', close);
+    if (req.complete) closeWhenSent();
     else discard();
   };
   req.removeAllListeners('data');
