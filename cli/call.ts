@@ -10,10 +10,11 @@
 import { configureWorkerPool, isToolshedError, workerPool } from '@toolshed/plugin-sdk';
 import { runOnPool, withinDeadline } from '../kernel/deadline.js';
 import type { Config } from '../kernel/config.js';
+import { errorObject } from '../kernel/http-error.js';
 import { describeFailure } from '../kernel/logger.js';
 import { parseJsonObject } from '../kernel/middleware/body.js';
 import type { RegisteredOperation, Registry } from '../kernel/registry.js';
-import { nearestPath } from '../kernel/route-hint.js';
+import { groupOf, nearestPath } from '../kernel/route-hint.js';
 import { EXIT, UsageError, write, type CliIo } from './command.js';
 import { loadRegistry, withConfigFile } from './load.js';
 
@@ -26,10 +27,7 @@ export interface CallAnswer {
 /** The contract's error body for `error`, as the server's errors middleware writes it. */
 export function errorAnswer(error: unknown, operationId: string): CallAnswer {
   if (isToolshedError(error)) {
-    // Every 400 lists what is wrong; a body that is not JSON at all is wrong as a whole (path "").
-    const details = error.status === 400 ? (error.details ?? [{ path: '', message: error.message }]) : undefined;
-    const body = details === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, details };
-    return { status: error.status, json: JSON.stringify({ error: body }) };
+    return { status: error.status, json: JSON.stringify({ error: errorObject(error) }) };
   }
   // The server hides a bug behind its request id; here the caller is the operator, so name its type.
   const message = `An internal error occurred in ${operationId} (${describeFailure(error).type}); this is a bug in the plugin`;
@@ -41,6 +39,10 @@ export function findOperation(registry: Registry, target: string): RegisteredOpe
   const path = `/v1/${target}`;
   const found = registry.operations.get(path);
   if (found !== undefined) return found;
+  const group = groupOf(path);
+  if (group !== undefined && registry.disabledGroups.includes(group)) {
+    throw new UsageError(`The group ${group} exists but is switched off in this configuration (plugins.enabled, plugins.disabled). "toolshed openapi" lists the operations this configuration serves.`);
+  }
   const nearest = nearestPath(path, [...registry.operations.keys()].sort());
   const hint = nearest === undefined ? '' : ` Did you mean ${nearest.slice('/v1/'.length)}?`;
   throw new UsageError(`There is no operation "${target}".${hint} "toolshed openapi" lists every operation.`);
@@ -87,12 +89,12 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
 
 /**
  * The command: the answer on stdout (exit 0), or the error body on stderr (exit 1 for a 4xx,
- * 3 for a 5xx). `json` is the body's text, `-` for stdin, or undefined for an empty body (`{}`).
+ * 3 for a 5xx). `json` is the body's text, `-` for stdin, or undefined for `{}` (the server refuses an empty body).
  */
 export async function callCommand(target: string, json: string | undefined, configFile: string | undefined, io: CliIo): Promise<number> {
   const { config, registry } = await loadRegistry(withConfigFile(io.env, configFile));
   const registered = findOperation(registry, target);
-  const body = json === '-' ? await readAll(io.stdin) : Buffer.from(json ?? '', 'utf8');
+  const body = json === '-' ? await readAll(io.stdin) : Buffer.from(json ?? '{}', 'utf8');
   const answer = await runOperation(registry, registered, body, config);
   if (answer.status < 400) {
     await write(io.stdout, `${answer.json}\n`);

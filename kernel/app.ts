@@ -88,7 +88,7 @@ export function createApp(options: AppOptions): Koa<KernelState> {
       maxAnswerBytes: config.server.maxAnswerBytes,
       reading: new ByteBudget(config.server.readingBytes),
       sending: new ByteBudget(config.server.sendingBytes),
-      notFoundMessage: notFoundMessages([...options.registry.operations.values()].map((operation) => operation.path)),
+      notFoundMessage: notFoundMessages([...options.registry.operations.values()].map((operation) => operation.path), options.registry.disabledGroups),
       logger,
       watchdog: options.watchdog ?? new EventLoopWatchdog(config.watchdog.blockedMs, logger),
     }),

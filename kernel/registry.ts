@@ -36,6 +36,8 @@ export interface Registry {
   readonly plugins: readonly Plugin[];
   /** Built-in groups served by a third-party plugin instead, with where that plugin came from. */
   readonly replaced: ReadonlyMap<string, string>;
+  /** Groups that were found but are switched off by `plugins.enabled` / `plugins.disabled`. */
+  readonly disabledGroups: readonly string[];
 }
 
 /**
@@ -141,11 +143,15 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): 
   const operations = new Map<string, RegisteredOperation>();
   const plugins: Plugin[] = [];
   const trusted = new Set(config.plugins.trusted);
+  const disabledGroups: string[] = [];
   for (const entry of loaded) {
     const { plugin, specifier, origin } = entry;
     if (replaced.has(entry)) continue;
     // A replacement is served whatever plugins.disabled says: its entry there disables the built-in.
-    if (!isEnabled(plugin.group) || (isDisabled(plugin.group) && !replacing.has(entry))) continue;
+    if (!isEnabled(plugin.group) || (isDisabled(plugin.group) && !replacing.has(entry))) {
+      disabledGroups.push(plugin.group);
+      continue;
+    }
     plugins.push(plugin);
     const contained = origin !== 'built-in' && !trusted.has(plugin.group);
     const deadlineMs = config.operations.groupDeadlineMs[plugin.group] ?? config.operations.deadlineMs;
@@ -156,5 +162,5 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): 
       operations.set(path, { operation, path, config: sections.get(plugin), module: specifier, offload: where, deadlineMs, contained });
     }
   }
-  return { operations, plugins, replaced: new Map([...replaced].map(([builtin, entry]) => [builtin.plugin.group, entry.source])) };
+  return { operations, plugins, disabledGroups, replaced: new Map([...replaced].map(([builtin, entry]) => [builtin.plugin.group, entry.source])) };
 }

@@ -57,10 +57,26 @@ export function nearestPath(path: string, known: readonly string[]): string | un
   return group === undefined ? undefined : known.find((candidate) => candidate.startsWith(`/v1/${group}/`));
 }
 
-/** Builds the 404 message for any path, given the operation paths served. */
-export function notFoundMessages(operationPaths: readonly string[]): (path: string) => string {
+/** The group a path names (`/v1/<group>/…`, compared as {@link nearestPath} compares), if any. */
+export function groupOf(path: string): string | undefined {
+  return path.length > MAX_COMPARED_LENGTH ? undefined : /^\/v1\/([^/]+)/.exec(normalise(path))?.[1];
+}
+
+/** What a caller is told about a group that is installed but switched off on this server. */
+export function disabledGroupMessage(group: string): string {
+  return `The group ${group} exists but is switched off on this server. This server's operations are listed at ${OPERATION_LIST_PATH}.`;
+}
+
+/**
+ * Builds the 404 message for any path, given the operation paths served and the groups found but
+ * switched off (a path into one of those says so, rather than looking like a typo).
+ */
+export function notFoundMessages(operationPaths: readonly string[], disabledGroups: readonly string[] = []): (path: string) => string {
   const known = [...operationPaths].sort();
+  const disabled = new Set(disabledGroups);
   return (path) => {
+    const group = groupOf(path);
+    if (group !== undefined && disabled.has(group)) return disabledGroupMessage(group);
     const nearest = nearestPath(path, known);
     const hint = nearest === undefined ? '.' : `; did you mean POST ${nearest}?`;
     return `There is no operation at this path${hint} Every operation is listed at ${OPERATION_LIST_PATH}.`;

@@ -1,4 +1,4 @@
-// Replaces plugin-sdk/dist/typebox.js, which `tsc -b` writes as four re-exports, with one esbuild
+// Replaces plugin-sdk/dist/typebox.js, which `tsc -b` writes as re-exports, with one esbuild
 // bundle of them (see plugin-sdk/src/typebox.ts for why). Run after every build: `npm run build`,
 // the test command, `npm start`'s emit and the SDK's prepack all do. Without it everything still
 // works, only slower to load.

@@ -83,6 +83,7 @@ describe('toolshed call', () => {
       ['base64/encode', '{"text":1,"extra":true}'], // 400 validation_failed, two details
       ['base64/encode', '{"text": "hi",'], // 400 invalid_json with a position
       ['base64/encode', '[1]'], // 400: not an object
+      ['kernel-probe/declared', ''], // 400 invalid_json: an empty body is not {}
       ['base64/decode', '{"base64":"!!"}'], // 422 invalid_base64
       ['kernel-probe/echo', '{"text":"x"}'], // 200 with defaults filled
       ['kernel-probe/declared', '{}'], // 422 declared by the plugin

@@ -18,6 +18,8 @@ export const MAX_BODY_DEPTH = 64;
 
 const jsonMediaType = /^application\/(?:json|[a-z0-9!#$&^_.-]+\+json)$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Nothing but JSON's own whitespace (RFC 8259 §2). */
+const blank = /^[ \t\n\r]*$/;
 
 function tooLarge(limit: number): HttpError {
   // Connection: close, so the unread rest of the body is never parsed as a next request.
@@ -94,7 +96,10 @@ export function readBytes(req: IncomingMessage, limit: number, budget?: ByteBudg
   });
 }
 
-/** Parses the bytes as a JSON object; an empty body is `{}`. */
+/** What an empty or blank body is told: the contract's body is a JSON object, and nothing is not one. */
+export const EMPTY_BODY_MESSAGE = 'The request body is empty; send a JSON object, {} when the operation needs no field';
+
+/** Parses the bytes as a JSON object. */
 export function parseJsonObject(bytes: Buffer): unknown {
   let text: string;
   try {
@@ -102,7 +107,7 @@ export function parseJsonObject(bytes: Buffer): unknown {
   } catch {
     throw new HttpError(400, 'invalid_json', 'The request body is not valid UTF-8');
   }
-  if (text.trim() === '') return {};
+  if (blank.test(text)) throw new HttpError(400, 'invalid_json', EMPTY_BODY_MESSAGE);
   const deep = depthExceededAt(text, MAX_BODY_DEPTH);
   if (deep !== -1) {
     const { line, column } = positionOf(text, deep);

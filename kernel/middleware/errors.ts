@@ -4,26 +4,22 @@
  */
 import { contractFaultOf, isToolshedError } from '@toolshed/plugin-sdk';
 import { accessLogger } from '../access-log.js';
+import { errorObject } from '../http-error.js';
+import { lingerBeforeClose } from '../linger.js';
 import { describeFailure, type Logger } from '../logger.js';
 import { JSON_TYPE, type KernelContext, type KernelMiddleware } from '../types.js';
 
 const exposedHeaders = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id';
-
-function errorBody(code: string, message: string, details?: unknown): string {
-  return JSON.stringify({ error: details === undefined ? { code, message } : { code, message, details } });
-}
 
 function translate(ctx: KernelContext, error: unknown, logger: Logger): void {
   if (isToolshedError(error)) {
     ctx.status = error.status;
     const headers = (error as { headers?: unknown }).headers;
     if (typeof headers === 'object' && headers !== null) ctx.set(headers as Record<string, string>);
-    // Every 400 lists what is wrong; a body that is not JSON at all is wrong as a whole (path "").
-    const details = error.status === 400 ? (error.details ?? [{ path: '', message: error.message }]) : undefined;
-    ctx.body = errorBody(error.code, error.message, details);
+    ctx.body = JSON.stringify({ error: errorObject(error) });
   } else {
     ctx.status = 500;
-    ctx.body = errorBody('internal_error', 'An internal error occurred; the request id identifies it in the log');
+    ctx.body = JSON.stringify({ error: { code: 'internal_error', message: 'An internal error occurred; the request id identifies it in the log' } });
     // A plugin that broke its manifest says where (code, JSON Pointers); nothing of the input.
     const fault = contractFaultOf(error);
     logger.error({ requestId: ctx.state.requestId, operation: ctx.state.route?.operation?.operation.id, error: describeFailure(error), ...(fault ? { fault } : {}) }, 'request failed');
@@ -44,6 +40,8 @@ export function errors(logger: Logger): KernelMiddleware {
       await next();
     } catch (error) {
       translate(ctx, error, logger);
+      // An answer that closes the connection mid-body (413, 503) reads the rest first.
+      if (ctx.response.get('Connection') === 'close') lingerBeforeClose(ctx.req);
     }
     writeAccessLine({
       requestId: ctx.state.requestId,

@@ -7,4 +7,3 @@
 export { default as Type } from 'typebox';
 export { Compile } from 'typebox/compile';
 export { Settings } from 'typebox/system';
-export { Default } from 'typebox/value';

@@ -169,14 +169,51 @@ function detailsOf(schema: TSchema, error: TLocalizedValidationError): ErrorDeta
   }
 }
 
+/**
+ * The branch a failed union's value picked by a literal property (`"type": "email"`): the one
+ * branch with such a literal that does not mismatch it while every other branch does; undefined
+ * when the value picks none, or more than one.
+ */
+function chosenBranch(schema: TSchema, errors: readonly TLocalizedValidationError[], unionPath: string): number | undefined {
+  const branches = (resolveSchemaPointer(schema, unionPath) as { anyOf?: unknown } | undefined)?.anyOf;
+  if (!Array.isArray(branches)) return undefined;
+  const mismatched = new Set<number>();
+  const prefix = `${unionPath}/anyOf/`;
+  for (const error of errors) {
+    if (error.keyword !== 'const' || !error.schemaPath.startsWith(prefix)) continue;
+    // `<union>/anyOf/<i>/properties/<name>`: a literal property of branch i, not one nested deeper.
+    const [index, properties, name, ...deeper] = error.schemaPath.slice(prefix.length).split('/');
+    if (properties === 'properties' && name !== undefined && deeper.length === 0) mismatched.add(Number(index));
+  }
+  const candidates = branches.flatMap((branch: unknown, index) => {
+    const properties = (branch as { properties?: Record<string, unknown> } | null)?.properties;
+    const hasLiteral = typeof properties === 'object' && properties !== null && Object.values(properties).some((property) => typeof property === 'object' && property !== null && 'const' in property);
+    return hasLiteral && !mismatched.has(index) ? [index] : [];
+  });
+  return candidates.length === 1 && mismatched.size === branches.length - 1 ? candidates[0] : undefined;
+}
+
 /** Turns TypeBox's raw errors into one `details` entry per offending field and rule. */
 export function describeErrors(schema: TSchema, errors: readonly TLocalizedValidationError[]): ErrorDetail[] {
-  // Errors inside a failed anyOf branch are noise: the anyOf error itself says what was expected.
-  const failedUnions = errors.filter((error) => error.keyword === 'anyOf').map((error) => `${error.schemaPath}/anyOf/`);
+  // Errors inside a failed union are noise: the anyOf error itself says what was expected. Unless
+  // the value picked its branch by a literal (`"type": "email"`): that branch's own errors name the
+  // field ("/content/prototype is not an allowed property"), and stand in for the anyOf error.
+  const unions = errors
+    .filter((error) => error.keyword === 'anyOf')
+    .map((error) => {
+      const chosen = chosenBranch(schema, errors, error.schemaPath);
+      return { path: error.schemaPath, prefix: `${error.schemaPath}/anyOf/`, keep: chosen === undefined ? undefined : `${error.schemaPath}/anyOf/${chosen}` };
+    });
+  const outside = (error: TLocalizedValidationError): boolean =>
+    unions.some(({ path, prefix, keep }) =>
+      keep !== undefined && error.schemaPath === path && error.keyword === 'anyOf'
+        ? true
+        : error.schemaPath.startsWith(prefix) && (keep === undefined || (error.schemaPath !== keep && !error.schemaPath.startsWith(`${keep}/`))),
+    );
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
   for (const error of errors) {
-    if (failedUnions.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
+    if (outside(error)) continue;
     for (const detail of detailsOf(schema, error)) {
       const key = `${detail.path}\u0000${detail.message}`;
       if (seen.has(key)) continue;

@@ -2,10 +2,10 @@
  * One conversion, start to end: pick the source format, read it into the tree, write the target.
  * A pure module with no manifest, so the SDK's worker pool can import it in a worker thread.
  */
-import { isToolshedError } from '@toolshed/plugin-sdk';
-import { DELIMITERS, detectDelimiter, maxCells, parseCsv, toRows, writeCsv, type DelimiterName } from './csv.js';
+import { isToolshedError, type UnprocessableError } from '@toolshed/plugin-sdk';
+import { DELIMITERS, detectDelimiter, maxCells, parseCsv, raggedTable, toRows, writeCsv, type DelimiterName, type RaggedTable } from './csv.js';
 import { parseJson, writeJson } from './json.js';
-import { isContainer, MAX_OUTPUT_CHARS, MAX_YAML_DEPTH, measure, outputTooLarge, tooComplex, unsupportedInput, type SourceFormat, type Value } from './tree.js';
+import { invalidInput, isContainer, MAX_OUTPUT_CHARS, MAX_YAML_DEPTH, measure, outputTooLarge, tooComplex, unsupportedInput, type SourceFormat, type Value } from './tree.js';
 import { parseYaml, writeYaml } from './yaml.js';
 
 export interface ConvertRequest {
@@ -28,6 +28,15 @@ interface Source {
 }
 
 const BARE_SCALAR = 'The input is a single value in every format (JSON, CSV and YAML); give an object, an array or a table';
+
+/** A text that splits like a table until one record has another number of fields: say so, not "a single value". */
+function notATable({ delimiter, firstFields, record, fields, line }: RaggedTable): UnprocessableError {
+  return invalidInput(
+    'csv',
+    `split at each ${delimiter}, record 1 has ${firstFields} fields and record ${record} has ${fields} (line ${line}); the input is not JSON either, and YAML reads it as one string. ` +
+      'Give every record as many fields as the first, or send from "csv" with header false to keep rows of any length',
+  );
+}
 
 async function readAuto(request: ConvertRequest): Promise<Source> {
   let json: Value | undefined;
@@ -53,7 +62,11 @@ async function readAuto(request: ConvertRequest): Promise<Source> {
     if (isToolshedError(error) && error.code === 'invalid_input' && /^\s*[[{]/.test(request.input)) throw jsonError;
     throw error;
   }
-  if (!isContainer(yaml)) throw unsupportedInput(BARE_SCALAR);
+  if (!isContainer(yaml)) {
+    const ragged = raggedTable(request.input, request.delimiter === 'auto' ? undefined : [request.delimiter]);
+    if (ragged !== undefined) throw notATable(ragged);
+    throw unsupportedInput(BARE_SCALAR);
+  }
   return { format: 'yaml', value: yaml };
 }
 

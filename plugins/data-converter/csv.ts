@@ -104,6 +104,33 @@ export function detectDelimiter(text: string, candidates: readonly string[] = Ob
   return best?.delimiter;
 }
 
+/** Where a text that splits like a table stops being one: the first record whose field count differs from the first's. */
+export interface RaggedTable {
+  readonly delimiter: DelimiterName;
+  readonly firstFields: number;
+  readonly record: number;
+  readonly fields: number;
+  readonly line: number;
+}
+
+/**
+ * Why no delimiter was detected in a text whose first record does split: the delimiter giving the
+ * first record the most fields (ties in the order of {@link DELIMITERS}) and its first record of
+ * another length. Undefined when no delimiter splits the first record.
+ */
+export function raggedTable(text: string, names: readonly DelimiterName[] = Object.keys(DELIMITERS) as DelimiterName[]): RaggedTable | undefined {
+  let found: RaggedTable | undefined;
+  for (const delimiter of names) {
+    const scan = scanCsv(text, DELIMITERS[delimiter], true);
+    if (!scan.ok) continue;
+    const firstFields = scan.counts[0] ?? 0;
+    const last = scan.counts.length - 1;
+    if (firstFields < 2 || last < 1 || scan.counts[last] === firstFields || (found !== undefined && firstFields <= found.firstFields)) continue;
+    found = { delimiter, firstFields, record: last + 1, fields: scan.counts[last]!, line: scan.lines[last]! };
+  }
+  return found;
+}
+
 function readRows(text: string, delimiter: string): Promise<string[][]> {
   return new Promise((resolve, reject) => {
     const rows: string[][] = [];

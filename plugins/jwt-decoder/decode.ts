@@ -56,23 +56,34 @@ function jsonDepth(text: string): number {
   return deepest;
 }
 
+/**
+ * How a part that does not decode is refused. The payload's problems are told as such; the header
+ * comes first, so when it does not decode the text is most likely not a JWT at all, and the message
+ * says that and what a JWT's first part looks like.
+ */
+function undecodable(name: 'header' | 'payload', problem: string): UnprocessableError {
+  if (name === 'payload') return invalid(`The payload ${problem}`);
+  return invalid(`This is not a JWT: its first part must be the header, base64url-encoded JSON (so it starts with "eyJ"), but it ${problem}`);
+}
+
 function decodeObject(part: string, name: 'header' | 'payload'): JsonObject {
+  if (part === '') throw undecodable(name, 'is empty');
   // RFC 7515 §2: base64url without padding; a length of 4n + 1 cannot come from any bytes.
-  if (!BASE64URL.test(part) || part.length % 4 === 1) throw invalid(`The ${name} is not base64url (RFC 7515: A–Z a–z 0–9 - _, no padding)`);
+  if (!BASE64URL.test(part) || part.length % 4 === 1) throw undecodable(name, 'is not base64url (RFC 7515: A–Z a–z 0–9 - _, no padding)');
   let text: string;
   try {
     text = utf8.decode(Buffer.from(part, 'base64url'));
   } catch {
-    throw invalid(`The ${name} is not UTF-8 text`);
+    throw undecodable(name, 'decodes to bytes that are not UTF-8 text');
   }
   if (jsonDepth(text) > MAX_JSON_DEPTH) throw invalid(`The ${name} is nested deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw invalid(`The ${name} is not JSON`);
+    throw undecodable(name, 'decodes to text that is not JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(`The ${name} is not a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw undecodable(name, 'decodes to JSON that is not an object');
   return value as JsonObject;
 }
 

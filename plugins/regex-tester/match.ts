@@ -111,6 +111,10 @@ export function runRegex(job: RegexJob): RegexOutcome {
     return { ok: true, result };
   } catch (error) {
     if (error instanceof OutputTooLarge) return { ok: false, code: 'output_too_large', message: `The result would exceed ${job.maxOutput} characters` };
+    // V8 compiles a pattern when it first runs (and again for a two-byte text or a hotter tier), so
+    // `new RegExp` accepts 32,768 "a"s and the first exec throws "Regular expression too large" (or,
+    // case-insensitive, "Stack overflow").
+    if (error instanceof SyntaxError) return { ok: false, code: 'invalid_regex', message: `Invalid regular expression: V8 cannot compile it (${reasonOf(error.message)})` };
     // V8's backtracking engine recurses per repetition of a group: `(a|b)+` over megabytes overflows its stack.
     if (error instanceof RangeError) return { ok: false, code: 'regex_too_complex', message: 'The pattern needs more backtracking stack than this text allows' };
     throw error;

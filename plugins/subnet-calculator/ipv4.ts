@@ -2,6 +2,7 @@
  * IPv4 addresses as unsigned 32-bit numbers (0 … 2^32 − 1, plain doubles). Masks and sizes use
  * `2 ** n` rather than shifts: in JavaScript `1 << 32` is 1 and `-1 << 32` is -1.
  */
+import { isIPv6 } from 'node:net';
 import { UnprocessableError } from '@toolshed/plugin-sdk';
 
 const TWO_32 = 2 ** 32;
@@ -62,6 +63,9 @@ export function and(value: number, mask: number): number {
  */
 export function parseAddressWithPrefix(input: string): AddressWithPrefix {
   const text = input.length <= MAX_INPUT_LENGTH ? input.trim() : '';
+  if (isIPv6(text.split(/[\s/]/, 1)[0] ?? '')) {
+    throw new UnprocessableError('invalid_address', 'IPv6 is not supported: this calculator takes an IPv4 address, "a.b.c.d/prefix" or "a.b.c.d netmask"');
+  }
   const slash = /^([^\s/]+)\s*\/\s*([^\s/]+)$/.exec(text);
   const space = slash === null ? /^(\S+)\s+(\S+)$/.exec(text) : null;
   const parts = slash ?? space;
