@@ -63,10 +63,9 @@ function fillerFor(schema: unknown): Filler {
   if (branches.some(hasDefaults)) {
     // Unions choose a branch by the value; TypeBox knows how, and union values are small.
     filler = (value) => Default(schema as TSchema, value === undefined && 'default' in schema ? defaultOf(schema) : value);
-  } else if (branches.length > 0) {
-    // A union of branches without defaults of their own (literals, say) only has its own default to fill.
-    filler = (value) => (value === undefined ? defaultOf(schema) : value);
   } else {
+    // Branches without defaults (a union of literals, the rules of an object's allOf) change nothing
+    // here: the node's own default and its properties' defaults are all there is to fill.
     const properties = isNode(schema.properties)
       ? Object.entries(schema.properties).filter(([, property]) => hasDefaults(property)).map(([name, property]) => [name, fillerFor(property)] as const)
       : [];

@@ -7,6 +7,7 @@ import type { TSchema } from 'typebox';
 import type { TLocalizedValidationError } from 'typebox/error';
 import type { ErrorDetail } from './errors.js';
 import { fillDefaults, LONG_ARRAY, withoutLongArrays, type LongArray } from './large-values.js';
+import { ruleDetails, valueAt } from './rule-details.js';
 import { resolveSchemaPointer } from './schema-rules.js';
 import { Compile, Settings } from './typebox.js';
 
@@ -50,7 +51,7 @@ export function compileSchema(schema: TSchema): SchemaValidator {
       const rest = withoutLongArrays(schema, value, '', long);
       const longPaths = new Set(long.map((array) => array.path));
       // The long arrays stand in as [] here: whatever is said about those paths themselves is void.
-      const details = describeErrors(schema, validator.Errors(rest)).filter((detail) => !longPaths.has(detail.path));
+      const details = describeErrors(schema, validator.Errors(rest), rest).filter((detail) => !longPaths.has(detail.path));
       for (const array of long) {
         if (details.length >= MAX_ERROR_DETAILS) break;
         details.push(...longArrayProblems(array, MAX_ERROR_DETAILS - details.length));
@@ -138,8 +139,51 @@ function literalUnionValues(schema: unknown): unknown[] | undefined {
   return values;
 }
 
-function detailsOf(schema: TSchema, error: TLocalizedValidationError): ErrorDetail[] {
+/** JSON Schema's name for the type of a JSON value. */
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/**
+ * In a union of forms of different types (a code or a list of codes), what is wrong with the value
+ * as the one form of its own type; undefined when no single form has its type.
+ */
+function formOfType(union: unknown, root: unknown, path: string): ErrorDetail[] | undefined {
+  const branches = (union as { anyOf?: unknown } | undefined)?.anyOf;
+  if (!Array.isArray(branches)) return undefined;
+  const value = valueAt(root, path);
+  const type = jsonType(value);
+  const forms = branches.filter((branch) => {
+    const wanted = (branch as { type?: unknown }).type;
+    return wanted === type || (wanted === 'number' && type === 'integer');
+  });
+  if (forms.length !== 1) return undefined;
+  const details = compileSchema(forms[0] as TSchema).problems(value);
+  return details.length === 0 ? undefined : details.map((detail) => ({ path: `${path}${detail.path}`, message: detail.message }));
+}
+
+/** Each item of the array at `path` in `root` that repeats an earlier one, by its index. */
+function repeatedItems(root: unknown, path: string): ErrorDetail[] {
+  const array = valueAt(root, path);
+  if (!Array.isArray(array)) return [{ path, message: 'must not hold duplicate items' }];
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  array.forEach((item: unknown, index) => {
+    const key = JSON.stringify(item);
+    if (seen.has(key)) details.push({ path: `${path}/${index}`, message: `repeats ${typeof item === 'string' ? item : key}` });
+    seen.add(key);
+  });
+  return details.length > 0 ? details : [{ path, message: 'must not hold duplicate items' }];
+}
+
+function detailsOf(schema: TSchema, error: TLocalizedValidationError, value: unknown): ErrorDetail[] {
   switch (error.keyword) {
+    case 'uniqueItems':
+      // The array is short here (long ones are checked apart): name each repeat by its index.
+      return repeatedItems(value, error.instancePath);
     case 'required':
       return error.params.requiredProperties.map((name) => ({
         path: `${error.instancePath}/${escapePointer(name)}`,
@@ -160,24 +204,41 @@ function detailsOf(schema: TSchema, error: TLocalizedValidationError): ErrorDeta
     case 'enum':
       return [{ path: error.instancePath, message: `must be one of ${listValues(error.params.allowedValues)}` }];
     case 'anyOf': {
-      const values = literalUnionValues(resolveSchemaPointer(schema, error.schemaPath));
-      const message = values ? `must be one of ${listValues(values)}` : 'does not match any of the allowed forms';
-      return [{ path: error.instancePath, message }];
+      const union = resolveSchemaPointer(schema, error.schemaPath);
+      const values = literalUnionValues(union);
+      if (values) return [{ path: error.instancePath, message: `must be one of ${listValues(values)}` }];
+      return formOfType(union, value, error.instancePath) ?? [{ path: error.instancePath, message: 'does not match any of the allowed forms' }];
+    }
+    case 'pattern': {
+      // A long pattern says little to a reader; the field's description says the same in words.
+      const { pattern, description } = (resolveSchemaPointer(schema, error.schemaPath) ?? {}) as { pattern?: string; description?: string };
+      const long = typeof pattern === 'string' && pattern.length > 80 && typeof description === 'string';
+      return [{ path: error.instancePath, message: long ? `is not of the form the schema states: ${description}` : error.message }];
     }
     default:
       return [{ path: error.instancePath, message: error.message }];
   }
 }
 
-/** Turns TypeBox's raw errors into one `details` entry per offending field and rule. */
-export function describeErrors(schema: TSchema, errors: readonly TLocalizedValidationError[]): ErrorDetail[] {
-  // Errors inside a failed anyOf branch are noise: the anyOf error itself says what was expected.
-  const failedUnions = errors.filter((error) => error.keyword === 'anyOf').map((error) => `${error.schemaPath}/anyOf/`);
+/**
+ * Turns TypeBox's raw errors into one `details` entry per offending field and rule. With the
+ * checked `value`, a failed rule over several fields (`if`, `oneOf`, `anyOf`, `not`) names those
+ * fields rather than the object that holds it.
+ */
+export function describeErrors(schema: TSchema, errors: readonly TLocalizedValidationError[], value?: unknown): ErrorDetail[] {
+  // Errors inside a failed anyOf or oneOf branch are noise: the union's own error says what was expected.
+  const failedUnions = errors
+    .filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf')
+    .map((error) => `${error.schemaPath}/${error.keyword}/`);
+  // A string that breaks both its `format` and its `pattern` is told the format, the readable one.
+  const badFormats = new Set(errors.filter((error) => error.keyword === 'format').map((error) => error.instancePath));
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
+  const describe = (branch: object, inner: unknown): ErrorDetail[] => compileSchema(branch as TSchema).problems(inner);
   for (const error of errors) {
     if (failedUnions.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
-    for (const detail of detailsOf(schema, error)) {
+    if (error.keyword === 'pattern' && badFormats.has(error.instancePath)) continue;
+    for (const detail of ruleDetails(schema, error, value, describe) ?? detailsOf(schema, error, value)) {
       const key = `${detail.path}\u0000${detail.message}`;
       if (seen.has(key)) continue;
       seen.add(key);

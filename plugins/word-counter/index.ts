@@ -27,6 +27,24 @@ function canonicalLocale(locale: string | undefined): string | undefined {
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
 
+/**
+ * The grammar of a Unicode BCP 47 locale identifier (UTS #35), which Intl.getCanonicalLocales
+ * checks: language, script, region, variants, extensions (u and t with their own subtag shapes),
+ * private use. Whether a variant or an extension singleton repeats is beyond a generator-friendly
+ * pattern and stays in the description.
+ */
+const LOCALE_PATTERN = (() => {
+  const [alpha, digit, alnum] = ['[A-Za-z]', '[0-9]', '[A-Za-z0-9]'];
+  const languageId = `(?:${alpha}{2,3}|${alpha}{5,8})(?:-${alpha}{4})?(?:-(?:${alpha}{2}|${digit}{3}))?(?:-(?:${alnum}{5,8}|${digit}${alnum}{3}))*`;
+  const tField = `-${alpha}${digit}(?:-${alnum}{3,8})+`;
+  const extension = [
+    `-[uU](?:-(?:${alnum}${alpha}|${alnum}{3,8}))+`,
+    `-[tT](?:-${languageId}(?:${tField})*|(?:${tField})+)`,
+    `-[0-9A-SV-WYZa-sv-wyz](?:-${alnum}{2,8})+`,
+  ].join('|');
+  return `^${languageId}(?:${extension})*(?:-[xX](?:-${alnum}{1,8})+)?$`;
+})();
+
 export default definePlugin({
   group: 'word-counter',
   sdk: '^1.0.0',
@@ -103,7 +121,15 @@ export default definePlugin({
         {
           text: Type.String(),
           transform: Type.Union(TRANSFORMS.map((name) => Type.Literal(name))),
-          locale: Type.Optional(Type.String({ description: 'BCP 47 language tag for case conversion and sorting, e.g. "tr" or "de"' })),
+          locale: Type.Optional(
+            Type.String({
+              minLength: 2,
+              pattern: LOCALE_PATTERN,
+              description:
+                'BCP 47 language tag for case conversion and sorting, e.g. "tr" or "de". Besides the pattern, no variant and no ' +
+                'extension singleton may appear twice (de-1996-1996 and en-u-ca-gregory-u-nu-latn are 400 on /locale).',
+            }),
+          ),
         },
         closed,
       ),
