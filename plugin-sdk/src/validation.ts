@@ -230,14 +230,11 @@ export function describeErrors(schema: TSchema, errors: readonly TLocalizedValid
   const failedUnions = errors
     .filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf')
     .map((error) => `${error.schemaPath}/${error.keyword}/`);
-  // A string that breaks both its `format` and its `pattern` is told the format, the readable one.
-  const badFormats = new Set(errors.filter((error) => error.keyword === 'format').map((error) => error.instancePath));
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
   const describe = (branch: object, inner: unknown): ErrorDetail[] => compileSchema(branch as TSchema).problems(inner);
   for (const error of errors) {
     if (failedUnions.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
-    if (error.keyword === 'pattern' && badFormats.has(error.instancePath)) continue;
     for (const detail of ruleDetails(schema, error, value, describe) ?? detailsOf(schema, error, value)) {
       const key = `${detail.path}\u0000${detail.message}`;
       if (seen.has(key)) continue;

@@ -29,7 +29,6 @@ export default definePlugin({
           // Optional rather than a `default`: the default is the clock's now, known only per request.
           from: Type.Optional(
             Type.String({
-              format: 'date-time',
               pattern: FROM_PATTERN,
               description:
                 'Start instant: ISO 8601 date-time with Z or a numeric offset (±HH:MM), optional fractional seconds, ' +

@@ -28,7 +28,7 @@ const unitsOfCategory = CATEGORY_NAMES.map((category) => {
   const unitId = { pattern: unitIdPattern(category) };
   return {
     description: `must be a ${category} unit when category is ${category}: ${UNITS[category].map((unit) => unit.id).join(', ')} (any letter case)`,
-    if: { properties: { category: { const: category } } },
+    if: { required: ['category'], properties: { category: { const: category } } },
     then: { properties: { from: unitId, to: unitId } },
   };
 });
