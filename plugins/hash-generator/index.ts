@@ -47,7 +47,16 @@ export default definePlugin({
         },
         {
           ...closed,
-          allOf: [{ description: EXACTLY_ONE_INPUT, oneOf: [{ required: ['text'] }, { required: ['dataBase64'] }] }],
+                    // `properties: { x: true }` beside `required` keeps strict validators (Ajv's strictRequired) content.
+          allOf: [
+            {
+              description: EXACTLY_ONE_INPUT,
+              oneOf: [
+                { required: ['text'], properties: { text: true } },
+                { required: ['dataBase64'], properties: { dataBase64: true } },
+              ],
+            },
+          ],
         },
       ),
       response: Type.Object(

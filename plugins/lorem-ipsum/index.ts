@@ -32,7 +32,7 @@ export default definePlugin({
             {
               description: `must be at most ${MAX_PARAGRAPHS_OR_SENTENCES} when unit is paragraphs or sentences`,
               if: { properties: { unit: { enum: ['paragraphs', 'sentences'] } } },
-              then: { properties: { count: { maximum: MAX_PARAGRAPHS_OR_SENTENCES } } },
+              then: { properties: { count: { type: 'integer', maximum: MAX_PARAGRAPHS_OR_SENTENCES } } },
             },
           ],
         },

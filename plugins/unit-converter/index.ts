@@ -25,7 +25,7 @@ function unitIdPattern(category: CategoryName): string {
 
 /** One rule per category: `from` and `to` are units of it. */
 const unitsOfCategory = CATEGORY_NAMES.map((category) => {
-  const unitId = { pattern: unitIdPattern(category) };
+  const unitId = { type: 'string', pattern: unitIdPattern(category) };
   return {
     description: `must be a ${category} unit when category is ${category}: ${UNITS[category].map((unit) => unit.id).join(', ')} (any letter case)`,
     if: { required: ['category'], properties: { category: { const: category } } },

@@ -3200,7 +3200,11 @@ export interface operations {
                      * @default false
                      */
                     uppercase?: boolean;
-                } & (unknown | unknown);
+                } & ({
+                    text: unknown;
+                } | {
+                    dataBase64: unknown;
+                });
             };
         };
         responses: {
