@@ -233,9 +233,15 @@ export function describeErrors(schema: TSchema, errors: readonly TLocalizedValid
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
   const describe = (branch: object, inner: unknown): ErrorDetail[] => compileSchema(branch as TSchema).problems(inner);
-  for (const error of errors) {
-    if (failedUnions.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
-    for (const detail of ruleDetails(schema, error, value, describe) ?? detailsOf(schema, error, value)) {
+  // A field's own errors first: a rule over it (`to` must be a length unit) adds nothing when the
+  // field is already wrong on its own (`to` must be a string).
+  const kept = errors.filter((error) => !failedUnions.some((prefix) => error.schemaPath.startsWith(prefix)));
+  const rules = new Map(kept.map((error) => [error, ruleDetails(schema, error, value, describe)] as const));
+  const named = new Set<string>();
+  for (const error of [...kept.filter((error) => !rules.get(error)), ...kept.filter((error) => rules.get(error))]) {
+    const rule = rules.get(error)?.filter((detail) => !named.has(detail.path));
+    for (const detail of rule ?? detailsOf(schema, error, value)) {
+      named.add(detail.path);
       const key = `${detail.path}\u0000${detail.message}`;
       if (seen.has(key)) continue;
       seen.add(key);
