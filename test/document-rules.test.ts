@@ -131,6 +131,9 @@ const brokenRules: [path: string, body: Body, field: string][] = [
   ['/v1/timestamp-converter/convert', { input: 0, timeZone: '+01:00' }, '/timeZone'],
   ['/v1/word-counter/transform', { text: 'i', transform: 'upper', locale: '' }, '/locale'],
   ['/v1/word-counter/transform', { text: 'i', transform: 'upper', locale: 'en_US' }, '/locale'],
+  ['/v1/qr-code-generator/create', { content: { type: 'wifi', ssid: 'Cafe', security: 'nopass', password: 'x' } }, '/content/password'],
+  ['/v1/qr-code-generator/create', { content: { type: 'contact', title: 'Boss' } }, '/content/lastName'],
+  ['/v1/qr-code-generator/create', { content: { type: 'email', to: ' \t ' } }, '/content/to'],
 ];
 
 describe('each rule the document states', () => {
@@ -144,7 +147,7 @@ describe('each rule the document states', () => {
     });
   }
 
-  it('accepts the same bodies once the rule is kept (the case-insensitive unit ids, 200 sentences, one input)', async () => {
+  it('accepts bodies that keep the rules (case-insensitive unit ids, 200 sentences, one input, an open network)', async () => {
     const kept: [string, Body][] = [
       ['/v1/unit-converter/convert', { value: 1, category: 'mass', from: 'KG', to: 'Lb' }],
       ['/v1/lorem-ipsum/generate', { unit: 'sentences', count: 200 }],
@@ -153,6 +156,8 @@ describe('each rule the document states', () => {
       ['/v1/date-calculator/difference', { start: '2000-02-29', end: '0004-02-29' }],
       ['/v1/cron-expression/explain', { expression: '@daily', from: '2024-02-29T23:59:59.5-23:59' }],
       ['/v1/word-counter/transform', { text: 'i', transform: 'upper', locale: 'tr-u-co-trad-x-private' }],
+      ['/v1/qr-code-generator/create', { content: { type: 'wifi', ssid: 'Cafe', security: 'nopass' } }],
+      ['/v1/qr-code-generator/create', { content: { type: 'contact', website: 'https://example.com' } }],
     ];
     for (const [path, body] of kept) {
       assert.equal(accepts(path, body), true, `${path} ${JSON.stringify(body)}`);

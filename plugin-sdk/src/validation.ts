@@ -147,21 +147,33 @@ function jsonType(value: unknown): string {
   return typeof value;
 }
 
+/** True when every `const` property of an object form has that value in `value` (`type: 'wifi'`). */
+function tagsMatch(form: unknown, value: unknown): boolean {
+  const properties = (form as { properties?: Record<string, unknown> }).properties;
+  if (typeof properties !== 'object' || properties === null || typeof value !== 'object' || value === null) return false;
+  const tags = Object.entries(properties).filter(([, property]) => typeof property === 'object' && property !== null && 'const' in property);
+  return tags.length > 0 && tags.every(([name, property]) => (value as Record<string, unknown>)[name] === (property as { const: unknown }).const);
+}
+
 /**
- * In a union of forms of different types (a code or a list of codes), what is wrong with the value
- * as the one form of its own type; undefined when no single form has its type.
+ * In a union of forms of different types (a code or a list of codes), or of objects told apart by
+ * a `const` property (`{"type":"wifi",…}`), what is wrong with the value as the one form it is
+ * meant as; undefined when no single form fits.
  */
 function formOfType(union: unknown, root: unknown, path: string): ErrorDetail[] | undefined {
   const branches = (union as { anyOf?: unknown } | undefined)?.anyOf;
   if (!Array.isArray(branches)) return undefined;
   const value = valueAt(root, path);
   const type = jsonType(value);
-  const forms = branches.filter((branch) => {
+  let forms = branches.filter((branch) => {
     const wanted = (branch as { type?: unknown }).type;
     return wanted === type || (wanted === 'number' && type === 'integer');
   });
+  if (forms.length > 1 && type === 'object') forms = forms.filter((form) => tagsMatch(form, value));
   if (forms.length !== 1) return undefined;
-  const details = compileSchema(forms[0] as TSchema).problems(value);
+  // The union's defaults were not filled (no form matched), so the form fills its own on a copy.
+  const form = compileSchema(forms[0] as TSchema);
+  const details = form.problems(form.withDefaults(structuredClone(value)));
   return details.length === 0 ? undefined : details.map((detail) => ({ path: `${path}${detail.path}`, message: detail.message }));
 }
 

@@ -18,7 +18,8 @@ describe('qr-code-generator payloads', () => {
   it('leaves P out of an open network and refuses a password with nopass', async () => {
     assert.equal(await payloadOf({ type: 'wifi', ssid: 'Open', security: 'nopass' }), 'WIFI:T:nopass;S:Open;;');
     await rejectsWith(payloadOf({ type: 'wifi', ssid: 'Open', security: 'nopass', password: 'x' }), 400, 'validation_failed', ['/content/password']);
-    await rejectsField(payloadOf({ type: 'wifi', ssid: '' }), '/content');
+    // A union of forms told apart by `type`: the 400 names the field of the form meant.
+    await rejectsField(payloadOf({ type: 'wifi', ssid: '' }), '/content/ssid');
   });
 
   it('writes a vCard 3.0 with CRLF, N and FN, and only the given fields', async () => {
@@ -43,7 +44,10 @@ describe('qr-code-generator payloads', () => {
   it('derives FN from the organization, else the email or phone, and refuses an empty contact', async () => {
     assert.equal(await payloadOf({ type: 'contact', organization: 'ACME' }), 'BEGIN:VCARD\r\nVERSION:3.0\r\nN:;;;;\r\nFN:ACME\r\nORG:ACME\r\nEND:VCARD');
     assert.equal(await payloadOf({ type: 'contact', phone: '112' }), 'BEGIN:VCARD\r\nVERSION:3.0\r\nN:;;;;\r\nFN:112\r\nTEL:112\r\nEND:VCARD');
-    await rejectsWith(payloadOf({ type: 'contact' }), 400, 'validation_failed', ['/content']);
+    // Every field that would do is named; a title alone does not make a contact.
+    const fields = ['firstName', 'lastName', 'organization', 'email', 'phone', 'website'].map((name) => `/content/${name}`);
+    await rejectsWith(payloadOf({ type: 'contact' }), 400, 'validation_failed', fields);
+    await rejectsWith(payloadOf({ type: 'contact', title: 'Boss' }), 400, 'validation_failed', fields);
   });
 
   it('escapes vCard text as RFC 6350 says: backslash, comma, semicolon, newline', async () => {
@@ -58,14 +62,14 @@ describe('qr-code-generator payloads', () => {
     );
     assert.equal(await payloadOf({ type: 'email', to: 'a@example.com,b@example.com' }), 'mailto:a@example.com,b@example.com');
     assert.equal(await payloadOf({ type: 'email', to: 'x@example.com', body: '?' }), 'mailto:x@example.com?body=%3F');
-    await rejectsField(payloadOf({ type: 'email', to: '' }), '/content');
+    await rejectsField(payloadOf({ type: 'email', to: '' }), '/content/to');
     await rejectsWith(payloadOf({ type: 'email', to: '   ' }), 400, 'validation_failed', ['/content/to']);
   });
 
   it('keeps text as given and refuses an unknown type or an extra field', async () => {
     assert.equal(await payloadOf({ type: 'text', text: ' spaced \n text ' }), ' spaced \n text ');
     await rejectsField(payloadOf({ type: 'fax', text: 'x' }), '/content');
-    await rejectsField(payloadOf({ type: 'text', text: 'x', ssid: 'y' }), '/content');
+    await rejectsField(payloadOf({ type: 'text', text: 'x', ssid: 'y' }), '/content/ssid');
   });
 
   it('refuses lone surrogates, which have no UTF-8 form, with 422 invalid_text', async () => {

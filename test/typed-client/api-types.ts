@@ -4315,7 +4315,7 @@ export interface operations {
                         type: "text";
                         /** @description Any text or link */
                         text: string;
-                    } | {
+                    } | ({
                         /** @constant */
                         type: "wifi";
                         /** @description Network name */
@@ -4332,7 +4332,7 @@ export interface operations {
                          * @default false
                          */
                         hidden?: boolean;
-                    } | {
+                    } & unknown) | ({
                         /** @constant */
                         type: "contact";
                         /**
@@ -4370,10 +4370,22 @@ export interface operations {
                          * @default
                          */
                         website?: string;
+                    } & ({
+                        firstName: string;
                     } | {
+                        lastName: string;
+                    } | {
+                        organization: string;
+                    } | {
+                        email: string;
+                    } | {
+                        phone: string;
+                    } | {
+                        website: string;
+                    })) | {
                         /** @constant */
                         type: "email";
-                        /** @description Recipient address (several separated by commas) */
+                        /** @description Recipient address (several separated by commas); not only white space */
                         to: string;
                         /**
                          * @description Subject line
