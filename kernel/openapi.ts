@@ -1,4 +1,5 @@
 /** A pure function: registry → OpenAPI 3.1 document. */
+import { MAX_BODY_DEPTH } from './middleware/body.js';
 import type { Registry } from './registry.js';
 
 const errorSchema = {
@@ -33,9 +34,10 @@ const UNPROCESSABLE = 'Valid parameters, but the tool cannot process the input';
 const KERNEL_422 = "Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget).";
 
 const sharedResponses: Record<string, string> = {
-  '400': 'Malformed JSON (invalid_json) or parameters that do not match the schema (validation_failed, with details)',
+  '400': `Malformed JSON, or arrays and objects nested more than ${MAX_BODY_DEPTH} levels deep (invalid_json); or parameters that do not match the schema (validation_failed, with details)`,
   '401': 'Invalid or revoked API key (unauthorized)',
   '404': 'Unknown path (not_found)',
+  '405': 'A method other than POST on an operation path (method_not_allowed); the Allow header says POST',
   '413': 'Request body larger than 10 MiB (payload_too_large)',
   '415': 'Content-Type or Content-Encoding not supported (unsupported_media_type)',
   '422': `${UNPROCESSABLE}. ${KERNEL_422}`,
@@ -96,16 +98,32 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
         },
         responses,
       },
+      // Every operation is POST; GET (like any other method) is refused, stated here so a client
+      // or fuzzer reading the document knows it.
+      get: {
+        tags: [operation.group],
+        summary: `Not supported: ${path} accepts POST only`,
+        responses: { '405': { $ref: '#/components/responses/405' } },
+      },
     };
   }
   const rateHeaders = { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 1 } } };
+  const responseHeaders: Record<string, Record<string, unknown> | undefined> = {
+    '405': { Allow: { description: 'The methods the path accepts: POST', schema: { type: 'string', const: 'POST' } } },
+    '429': rateHeaders,
+    '503': rateHeaders,
+  };
   return {
     openapi: '3.1.0',
     info: {
       title: 'Toolshed utility tools API',
       version,
-      description: 'Small, stateless utility operations. Beta. Request data is processed in memory only and is neither stored nor logged.',
+      description:
+        'Small, stateless utility operations. Beta. Request data is processed in memory only and is neither stored nor logged. ' +
+        `Every operation is POST; any other method on its path answers 405 with \`Allow: POST\`. A request body nests arrays and objects at most ${MAX_BODY_DEPTH} levels deep ` +
+        '(the body itself is level 1); deeper is 400 `invalid_json`.',
     },
+    'x-max-body-depth': MAX_BODY_DEPTH,
     tags: registry.plugins.map((plugin) => ({ name: plugin.group, ...(plugin.summary ? { description: plugin.summary } : {}) })),
     security: [{}, { bearerAuth: [] }],
     paths,
@@ -113,7 +131,7 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
       schemas: { Error: errorSchema },
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Optional API key (tsk_…); raises the rate limit' } },
       responses: Object.fromEntries(
-        Object.entries(sharedResponses).map(([status, text]) => [status, errorResponse(text, status === '429' || status === '503' ? rateHeaders : undefined)]),
+        Object.entries(sharedResponses).map(([status, text]) => [status, errorResponse(text, responseHeaders[status])]),
       ),
     },
   };

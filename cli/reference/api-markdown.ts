@@ -15,6 +15,9 @@ export interface Schema {
   readonly properties?: Readonly<Record<string, Schema>>;
   readonly required?: readonly string[];
   readonly items?: Schema;
+  readonly then?: Schema;
+  readonly else?: Schema;
+  readonly not?: Schema;
   readonly [keyword: string]: unknown;
 }
 
@@ -108,6 +111,23 @@ function requestTable(schema: Schema): string[] {
   return ['| Field | Type | Required | Default | Bounds | Description |', '|---|---|---|---|---|---|', ...rows];
 }
 
+/** The fields a rule's subschemas constrain: their `required` and `properties` names. */
+function ruleFields(rule: Schema): string[] {
+  const branches = [rule.then, rule.else, rule.not, ...((rule.oneOf as Schema[] | undefined) ?? []), ...(rule.anyOf ?? [])];
+  const names = new Set<string>();
+  for (const branch of branches as (Schema | undefined)[]) {
+    for (const name of [...(branch?.required ?? []), ...Object.keys(branch?.properties ?? {})]) names.add(name);
+  }
+  return [...names];
+}
+
+/** The rules over several fields (the body's `allOf` entries), one line each: the fields, then the rule in words. */
+function rulesList(schema: Schema): string[] {
+  const rules = ((schema.allOf as Schema[] | undefined) ?? []).filter((rule) => rule.description !== undefined);
+  if (rules.length === 0) return [];
+  return ['', '**Rules**', '', ...rules.map((rule) => `- ${ruleFields(rule).map((name) => `\`${name}\``).join(', ')}: ${rule.description!}`)];
+}
+
 function responseTable(schema: Schema | undefined): string[] {
   const fields = schema === undefined ? [] : fieldsOf(schema);
   if (fields.length === 0) return [`A JSON value of type ${schema === undefined ? 'any' : cell(typeOf(schema))}.`];
@@ -139,6 +159,7 @@ function operationSection(document: ApiDocument, path: string, operation: Operat
     '**Request body**',
     '',
     ...requestTable(request.schema),
+    ...rulesList(request.schema),
     '',
     '**Answer (200)**',
     '',

@@ -36,6 +36,7 @@ export { compileOperation, compilePlugin, resolvePluginConfig, type CompiledOper
 export { compileSchema, describeErrors, MAX_ERROR_DETAILS, type SchemaValidator } from './validation.js';
 export { invoke, type InvokeOptions } from './invoke.js';
 export { roundDecimal } from './rounding.js';
+export { CALENDAR_DATE, TIME_OF_DAY, UTC_OFFSET } from './patterns.js';
 export { freshBundle } from './bundles.js';
 export { rejectsWith, rejectsField, HANG_GUARD_MS } from './testing.js';
 export { startTestKernel, type TestKernel, type TestAnswer, type KernelFixture, type KernelFixtureOptions } from './harness.js';

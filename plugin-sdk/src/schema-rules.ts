@@ -33,7 +33,10 @@ function walk(schema: unknown, pointer: string, visit: (node: SchemaNode, pointe
 export function findOpenObjects(schema: unknown): string[] {
   const open: string[] = [];
   walk(schema, '#', (node, pointer) => {
-    const isObject = node.type === 'object' || isNode(node.properties);
+    // A branch of allOf/anyOf/oneOf with properties but no type is a rule over the object's fields
+    // (`anyOf: [{ properties: { digits: { const: true } } }, …]`), not an object of its own.
+    const isRule = node.type === undefined && /\/(?:allOf|anyOf|oneOf)\/\d+$/.test(pointer);
+    const isObject = node.type === 'object' || (isNode(node.properties) && !isRule);
     if (isObject && !('additionalProperties' in node) && !isNode(node.patternProperties)) open.push(pointer);
   });
   return open;

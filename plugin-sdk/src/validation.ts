@@ -7,6 +7,7 @@ import type { TSchema } from 'typebox';
 import type { TLocalizedValidationError } from 'typebox/error';
 import type { ErrorDetail } from './errors.js';
 import { fillDefaults, LONG_ARRAY, withoutLongArrays, type LongArray } from './large-values.js';
+import { ruleDetails, valueAt } from './rule-details.js';
 import { resolveSchemaPointer } from './schema-rules.js';
 import { Compile, Settings } from './typebox.js';
 
@@ -50,7 +51,7 @@ export function compileSchema(schema: TSchema): SchemaValidator {
       const rest = withoutLongArrays(schema, value, '', long);
       const longPaths = new Set(long.map((array) => array.path));
       // The long arrays stand in as [] here: whatever is said about those paths themselves is void.
-      const details = describeErrors(schema, validator.Errors(rest)).filter((detail) => !longPaths.has(detail.path));
+      const details = describeErrors(schema, validator.Errors(rest), rest).filter((detail) => !longPaths.has(detail.path));
       for (const array of long) {
         if (details.length >= MAX_ERROR_DETAILS) break;
         details.push(...longArrayProblems(array, MAX_ERROR_DETAILS - details.length));
@@ -138,8 +139,63 @@ function literalUnionValues(schema: unknown): unknown[] | undefined {
   return values;
 }
 
-function detailsOf(schema: TSchema, error: TLocalizedValidationError): ErrorDetail[] {
+/** JSON Schema's name for the type of a JSON value. */
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** True when every `const` property of an object form has that value in `value` (`type: 'wifi'`). */
+function tagsMatch(form: unknown, value: unknown): boolean {
+  const properties = (form as { properties?: Record<string, unknown> }).properties;
+  if (typeof properties !== 'object' || properties === null || typeof value !== 'object' || value === null) return false;
+  const tags = Object.entries(properties).filter(([, property]) => typeof property === 'object' && property !== null && 'const' in property);
+  return tags.length > 0 && tags.every(([name, property]) => (value as Record<string, unknown>)[name] === (property as { const: unknown }).const);
+}
+
+/**
+ * In a union of forms of different types (a code or a list of codes), or of objects told apart by
+ * a `const` property (`{"type":"wifi",…}`), what is wrong with the value as the one form it is
+ * meant as; undefined when no single form fits.
+ */
+function formOfType(union: unknown, root: unknown, path: string): ErrorDetail[] | undefined {
+  const branches = (union as { anyOf?: unknown } | undefined)?.anyOf;
+  if (!Array.isArray(branches)) return undefined;
+  const value = valueAt(root, path);
+  const type = jsonType(value);
+  let forms = branches.filter((branch) => {
+    const wanted = (branch as { type?: unknown }).type;
+    return wanted === type || (wanted === 'number' && type === 'integer');
+  });
+  if (forms.length > 1 && type === 'object') forms = forms.filter((form) => tagsMatch(form, value));
+  if (forms.length !== 1) return undefined;
+  // The union's defaults were not filled (no form matched), so the form fills its own on a copy.
+  const form = compileSchema(forms[0] as TSchema);
+  const details = form.problems(form.withDefaults(structuredClone(value)));
+  return details.length === 0 ? undefined : details.map((detail) => ({ path: `${path}${detail.path}`, message: detail.message }));
+}
+
+/** Each item of the array at `path` in `root` that repeats an earlier one, by its index. */
+function repeatedItems(root: unknown, path: string): ErrorDetail[] {
+  const array = valueAt(root, path);
+  if (!Array.isArray(array)) return [{ path, message: 'must not hold duplicate items' }];
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  array.forEach((item: unknown, index) => {
+    const key = JSON.stringify(item);
+    if (seen.has(key)) details.push({ path: `${path}/${index}`, message: `repeats ${typeof item === 'string' ? item : key}` });
+    seen.add(key);
+  });
+  return details.length > 0 ? details : [{ path, message: 'must not hold duplicate items' }];
+}
+
+function detailsOf(schema: TSchema, error: TLocalizedValidationError, value: unknown): ErrorDetail[] {
   switch (error.keyword) {
+    case 'uniqueItems':
+      // The array is short here (long ones are checked apart): name each repeat by its index.
+      return repeatedItems(value, error.instancePath);
     case 'required':
       return error.params.requiredProperties.map((name) => ({
         path: `${error.instancePath}/${escapePointer(name)}`,
@@ -160,9 +216,16 @@ function detailsOf(schema: TSchema, error: TLocalizedValidationError): ErrorDeta
     case 'enum':
       return [{ path: error.instancePath, message: `must be one of ${listValues(error.params.allowedValues)}` }];
     case 'anyOf': {
-      const values = literalUnionValues(resolveSchemaPointer(schema, error.schemaPath));
-      const message = values ? `must be one of ${listValues(values)}` : 'does not match any of the allowed forms';
-      return [{ path: error.instancePath, message }];
+      const union = resolveSchemaPointer(schema, error.schemaPath);
+      const values = literalUnionValues(union);
+      if (values) return [{ path: error.instancePath, message: `must be one of ${listValues(values)}` }];
+      return formOfType(union, value, error.instancePath) ?? [{ path: error.instancePath, message: 'does not match any of the allowed forms' }];
+    }
+    case 'pattern': {
+      // A long pattern says little to a reader; the field's description says the same in words.
+      const { pattern, description } = (resolveSchemaPointer(schema, error.schemaPath) ?? {}) as { pattern?: string; description?: string };
+      const long = typeof pattern === 'string' && pattern.length > 80 && typeof description === 'string';
+      return [{ path: error.instancePath, message: long ? `is not of the form the schema states: ${description}` : error.message }];
     }
     default:
       return [{ path: error.instancePath, message: error.message }];
@@ -170,51 +233,27 @@ function detailsOf(schema: TSchema, error: TLocalizedValidationError): ErrorDeta
 }
 
 /**
- * The branch a failed union's value picked by a literal property (`"type": "email"`): the one
- * branch with such a literal that does not mismatch it while every other branch does; undefined
- * when the value picks none, or more than one.
+ * Turns TypeBox's raw errors into one `details` entry per offending field and rule. With the
+ * checked `value`, a failed rule over several fields (`if`, `oneOf`, `anyOf`, `not`) names those
+ * fields rather than the object that holds it.
  */
-function chosenBranch(schema: TSchema, errors: readonly TLocalizedValidationError[], unionPath: string): number | undefined {
-  const branches = (resolveSchemaPointer(schema, unionPath) as { anyOf?: unknown } | undefined)?.anyOf;
-  if (!Array.isArray(branches)) return undefined;
-  const mismatched = new Set<number>();
-  const prefix = `${unionPath}/anyOf/`;
-  for (const error of errors) {
-    if (error.keyword !== 'const' || !error.schemaPath.startsWith(prefix)) continue;
-    // `<union>/anyOf/<i>/properties/<name>`: a literal property of branch i, not one nested deeper.
-    const [index, properties, name, ...deeper] = error.schemaPath.slice(prefix.length).split('/');
-    if (properties === 'properties' && name !== undefined && deeper.length === 0) mismatched.add(Number(index));
-  }
-  const candidates = branches.flatMap((branch: unknown, index) => {
-    const properties = (branch as { properties?: Record<string, unknown> } | null)?.properties;
-    const hasLiteral = typeof properties === 'object' && properties !== null && Object.values(properties).some((property) => typeof property === 'object' && property !== null && 'const' in property);
-    return hasLiteral && !mismatched.has(index) ? [index] : [];
-  });
-  return candidates.length === 1 && mismatched.size === branches.length - 1 ? candidates[0] : undefined;
-}
-
-/** Turns TypeBox's raw errors into one `details` entry per offending field and rule. */
-export function describeErrors(schema: TSchema, errors: readonly TLocalizedValidationError[]): ErrorDetail[] {
-  // Errors inside a failed union are noise: the anyOf error itself says what was expected. Unless
-  // the value picked its branch by a literal (`"type": "email"`): that branch's own errors name the
-  // field ("/content/prototype is not an allowed property"), and stand in for the anyOf error.
-  const unions = errors
-    .filter((error) => error.keyword === 'anyOf')
-    .map((error) => {
-      const chosen = chosenBranch(schema, errors, error.schemaPath);
-      return { path: error.schemaPath, prefix: `${error.schemaPath}/anyOf/`, keep: chosen === undefined ? undefined : `${error.schemaPath}/anyOf/${chosen}` };
-    });
-  const outside = (error: TLocalizedValidationError): boolean =>
-    unions.some(({ path, prefix, keep }) =>
-      keep !== undefined && error.schemaPath === path && error.keyword === 'anyOf'
-        ? true
-        : error.schemaPath.startsWith(prefix) && (keep === undefined || (error.schemaPath !== keep && !error.schemaPath.startsWith(`${keep}/`))),
-    );
+export function describeErrors(schema: TSchema, errors: readonly TLocalizedValidationError[], value?: unknown): ErrorDetail[] {
+  // Errors inside a failed anyOf or oneOf branch are noise: the union's own error says what was expected.
+  const failedUnions = errors
+    .filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf')
+    .map((error) => `${error.schemaPath}/${error.keyword}/`);
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
-  for (const error of errors) {
-    if (outside(error)) continue;
-    for (const detail of detailsOf(schema, error)) {
+  const describe = (branch: object, inner: unknown): ErrorDetail[] => compileSchema(branch as TSchema).problems(inner);
+  // A field's own errors first: a rule over it (`to` must be a length unit) adds nothing when the
+  // field is already wrong on its own (`to` must be a string).
+  const kept = errors.filter((error) => !failedUnions.some((prefix) => error.schemaPath.startsWith(prefix)));
+  const rules = new Map(kept.map((error) => [error, ruleDetails(schema, error, value, describe)] as const));
+  const named = new Set<string>();
+  for (const error of [...kept.filter((error) => !rules.get(error)), ...kept.filter((error) => rules.get(error))]) {
+    const rule = rules.get(error)?.filter((detail) => !named.has(detail.path));
+    for (const detail of rule ?? detailsOf(schema, error, value)) {
+      named.add(detail.path);
       const key = `${detail.path}\u0000${detail.message}`;
       if (seen.has(key)) continue;
       seen.add(key);

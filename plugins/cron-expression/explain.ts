@@ -1,5 +1,5 @@
 /** /explain: checks the expression, proves it can fire, lists the next runs and describes it. */
-import { InputError, UnprocessableError } from '@toolshed/plugin-sdk';
+import { CALENDAR_DATE, InputError, TIME_OF_DAY, UnprocessableError, UTC_OFFSET } from '@toolshed/plugin-sdk';
 import cronstrue from 'cronstrue';
 // The German locale registers itself on the cronstrue module it requires (by path: the package
 // has no export map, and the `cronstrue/i18n` bundle would load every locale).
@@ -7,7 +7,8 @@ import 'cronstrue/locales/de.js';
 import { parseCron, type ParsedCron } from './cron-syntax.js';
 import { Schedule } from './schedule.js';
 
-export const FROM_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$';
+/** The `from` the schema accepts: an existing date and time, years 0001–9999, with Z or an offset up to ±23:59. */
+export const FROM_PATTERN = `^${CALENDAR_DATE}T${TIME_OF_DAY}${UTC_OFFSET}$`;
 
 export interface Explanation {
   expression: string;

@@ -30,7 +30,9 @@ export default definePlugin({
           from: Type.Optional(
             Type.String({
               pattern: FROM_PATTERN,
-              description: 'Start instant: ISO 8601 date-time with Z or a numeric offset (±HH:MM), optional fractional seconds; default now',
+              description:
+                'Start instant: ISO 8601 date-time with Z or a numeric offset (±HH:MM), optional fractional seconds, ' +
+                'an existing calendar date in the years 0001–9999 and a time 00:00:00–23:59:59; default now',
             }),
           ),
           locale: Type.Enum(['en', 'de'], { default: 'en', description: 'Language of the description' }),

@@ -47,8 +47,8 @@ export default definePlugin({
         {
           amount: Type.Number({ minimum: -1e12, maximum: 1e12, default: 1, description: 'Amount in `from`; negative amounts (refunds, debts) convert the same way' }),
           from: Code('Source currency (3 letters, ISO 4217, case-insensitive)'),
-          to: Type.Union([Code('One target currency'), Type.Array(Code('A target currency'), { minItems: 1, maxItems: 40 })], {
-            description: 'One target currency, or an array of 1–40 different ones',
+          to: Type.Union([Code('One target currency'), Type.Array(Code('A target currency'), { minItems: 1, maxItems: 40, uniqueItems: true })], {
+            description: 'One target currency, or an array of 1–40 different ones (codes that differ only in letter case are the same currency: 400)',
           }),
         },
         closed,

@@ -1,5 +1,5 @@
 /** The two operations of date-calculator: /difference and /add, on top of calendar.ts. */
-import { InputError, UnprocessableError } from '@toolshed/plugin-sdk';
+import { CALENDAR_DATE, InputError, UnprocessableError } from '@toolshed/plugin-sdk';
 import {
   FIRST_DAY,
   LAST_DAY,
@@ -17,7 +17,8 @@ import {
   type IsoWeek,
 } from './calendar.js';
 
-export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
+/** A date the schema accepts: one that exists, in the years 0001–9999. */
+export const DATE_PATTERN = `^${CALENDAR_DATE}$`;
 
 export type AddUnit = 'days' | 'weeks' | 'months' | 'years' | 'workdays';
 

@@ -3,7 +3,7 @@ import { DATE_PATTERN, add, difference } from './date-math.js';
 
 const closed = { additionalProperties: false } as const;
 const date = (description: string) =>
-  Type.String({ pattern: DATE_PATTERN, description: `${description}: YYYY-MM-DD, proleptic Gregorian, years 0001–9999` });
+  Type.String({ pattern: DATE_PATTERN, description: `${description}: an existing YYYY-MM-DD date, proleptic Gregorian, years 0001–9999` });
 const count = (description: string) => Type.Integer({ minimum: 0, description });
 
 export default definePlugin({

@@ -50,8 +50,9 @@ export default definePlugin({
           types: Type.Array(RecordType, {
             minItems: 1,
             maxItems: 13,
+            uniqueItems: true,
             default: ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SOA', 'CAA'],
-            description: 'Record types to look up, each at most once (a repeated type is refused with 400); results come in this order',
+            description: 'Record types to look up, each at most once; results come in this order',
           }),
           resolver: Type.Union([Type.Literal('cloudflare'), Type.Literal('google')], {
             default: 'cloudflare',

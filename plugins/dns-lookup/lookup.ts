@@ -2,7 +2,7 @@
  * The lookup: normalise the name, send one query per type to the chosen resolver in parallel, and
  * collect the answers in request order, all within one `timeoutMs` budget.
  */
-import { InputError, isToolshedError, UpstreamError, UpstreamTimeoutError, type ErrorDetail, type OperationContext } from '@toolshed/plugin-sdk';
+import { isToolshedError, UpstreamError, UpstreamTimeoutError, type OperationContext } from '@toolshed/plugin-sdk';
 import type { DnsConfig } from './config.js';
 import { exchange } from './doh-client.js';
 import { normaliseName } from './name.js';
@@ -31,25 +31,10 @@ export interface LookupResponse {
 }
 
 /**
- * 400 naming every repeated entry of `types`. Checked here rather than with `uniqueItems` in the
- * schema: TypeBox reports uniqueItems by comparing every pair, which a 10 MB array turns into minutes.
- */
-function refuseRepeatedTypes(types: readonly RecordTypeName[]): void {
-  const seen = new Set<RecordTypeName>();
-  const details: ErrorDetail[] = [];
-  types.forEach((type, index) => {
-    if (seen.has(type)) details.push({ path: `/types/${index}`, message: `repeats ${type}` });
-    seen.add(type);
-  });
-  if (details.length > 0) throw new InputError('Each record type may be requested once', details);
-}
-
-/**
  * Runs the lookup. An IP address is looked up as PTR of its reverse name, whatever `types` says.
  * Throws 422 invalid_domain, 502 UpstreamError or 504 UpstreamTimeoutError.
  */
 export async function lookup(input: LookupInput, context: OperationContext<DnsConfig>): Promise<LookupResponse> {
-  refuseRepeatedTypes(input.types);
   const { name, reverse } = normaliseName(input.name);
   const types: RecordTypeName[] = reverse ? ['PTR'] : input.types;
   const resolverUrl = input.resolver === 'google' ? context.config.resolvers.google : context.config.resolvers.cloudflare;

@@ -2,15 +2,16 @@ import { definePlugin, defineOperation, InputError, Type, UnprocessableError } f
 import { ALGORITHMS, digestAll } from './digest.js';
 
 const closed = { additionalProperties: false } as const;
+/** The rule on text and dataBase64, as the schema states it and as each detail words it. */
+const EXACTLY_ONE_INPUT = 'exactly one of text and dataBase64 must be given';
 const strictBase64 = /^[A-Za-z0-9+/\-_\s]*={0,2}\s*$/;
 
 /** The input bytes: `text` as UTF-8, or `dataBase64` decoded (either alphabet, whitespace allowed). */
 function inputBytes(text: string | undefined, dataBase64: string | undefined): Buffer {
   if ((text === undefined) === (dataBase64 === undefined)) {
-    const message = text === undefined ? 'give either text or dataBase64' : 'give only one of text and dataBase64';
-    throw new InputError(`Exactly one of text and dataBase64 is required: ${message}`, [
-      { path: '/text', message },
-      { path: '/dataBase64', message },
+    throw new InputError(`The request body does not match the schema: ${EXACTLY_ONE_INPUT}`, [
+      { path: '/text', message: EXACTLY_ONE_INPUT },
+      { path: '/dataBase64', message: EXACTLY_ONE_INPUT },
     ]);
   }
   if (text !== undefined) return Buffer.from(text, 'utf8');
@@ -30,7 +31,7 @@ export default definePlugin({
   operations: {
     hash: defineOperation({
       summary: 'Hash UTF-8 text or Base64 data with one or more algorithms',
-      description: 'Give exactly one of `text` and `dataBase64`; both or neither is a 400 naming both fields.',
+      description: 'Give exactly one of `text` and `dataBase64` (the schema\'s `oneOf`); both or neither is a 400 naming both fields.',
       body: Type.Object(
         {
           text: Type.Optional(Type.String({ description: 'Text, hashed as UTF-8' })),
@@ -44,7 +45,19 @@ export default definePlugin({
           encoding: Type.Union([Type.Literal('hex'), Type.Literal('base64')], { default: 'hex' }),
           uppercase: Type.Boolean({ default: false, description: 'Uppercase hex digits' }),
         },
-        closed,
+        {
+          ...closed,
+                    // `properties: { x: true }` beside `required` keeps strict validators (Ajv's strictRequired) content.
+          allOf: [
+            {
+              description: EXACTLY_ONE_INPUT,
+              oneOf: [
+                { required: ['text'], properties: { text: true } },
+                { required: ['dataBase64'], properties: { dataBase64: true } },
+              ],
+            },
+          ],
+        },
       ),
       response: Type.Object(
         { hashes: Type.Record(Type.String(), Type.String(), { description: 'Algorithm name → digest' }) },

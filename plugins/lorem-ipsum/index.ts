@@ -1,4 +1,4 @@
-import { definePlugin, defineOperation, InputError, Type } from '@toolshed/plugin-sdk';
+import { definePlugin, defineOperation, Type } from '@toolshed/plugin-sdk';
 import { CLASSIC_SENTENCE, generateLorem } from './generate.js';
 
 const closed = { additionalProperties: false } as const;
@@ -15,7 +15,7 @@ export default definePlugin({
       summary: 'Generate an exact number of lorem ipsum paragraphs, sentences or words',
       description:
         'Paragraphs have 4–7 sentences, sentences 6–14 words and end with a period. `count` is at most 200 for ' +
-        'paragraphs and sentences (a 400 naming `/count`), 5000 for words. With `html`, each paragraph is wrapped ' +
+        'paragraphs and sentences (the schema\'s if/then; a 400 naming `/count`), 5000 for words. With `html`, each paragraph is wrapped ' +
         'in `<p>…</p>`; sentences and words come as one `<p>`.',
       body: Type.Object(
         {
@@ -26,7 +26,16 @@ export default definePlugin({
           startClassic: Type.Boolean({ default: true, description: 'Start with "Lorem ipsum dolor sit amet, consectetur adipiscing elit"' }),
           html: Type.Boolean({ default: false, description: 'Wrap paragraphs in <p> tags' }),
         },
-        closed,
+        {
+          ...closed,
+          allOf: [
+            {
+              description: `must be at most ${MAX_PARAGRAPHS_OR_SENTENCES} when unit is paragraphs or sentences`,
+              if: { properties: { unit: { enum: ['paragraphs', 'sentences'] } } },
+              then: { properties: { count: { type: 'integer', maximum: MAX_PARAGRAPHS_OR_SENTENCES } } },
+            },
+          ],
+        },
       ),
       response: Type.Object({ text: Type.String() }, closed),
       examples: [
@@ -38,12 +47,8 @@ export default definePlugin({
           response: { text: '<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>' },
         },
       ],
+      // The schema's if/then holds count to 200 for paragraphs and sentences.
       handler: (options) => {
-        if (options.unit !== 'words' && options.count > MAX_PARAGRAPHS_OR_SENTENCES) {
-          throw new InputError(`count is above ${MAX_PARAGRAPHS_OR_SENTENCES} for ${options.unit}`, [
-            { path: '/count', message: `must be at most ${MAX_PARAGRAPHS_OR_SENTENCES} when unit is paragraphs or sentences` },
-          ]);
-        }
         // Placeholder text needs no unpredictability; Math.random keeps the handler synchronous and cheap.
         return { text: generateLorem(options, Math.random) };
       },

@@ -1,6 +1,6 @@
 import { definePlugin, defineOperation, Type } from '@toolshed/plugin-sdk';
 import { generatePassphrases } from './passphrase.js';
-import { AMBIGUOUS, generatePasswords, SYMBOLS } from './password.js';
+import { AMBIGUOUS, CHARACTER_CLASSES, generatePasswords, NO_CLASS_SELECTED, SYMBOLS } from './password.js';
 
 const closed = { additionalProperties: false } as const;
 
@@ -30,7 +30,7 @@ export default definePlugin({
       description:
         `Each selected class appears at least once; every such password is equally likely. Symbols: \`${SYMBOLS}\` ` +
         `(the 32 ASCII punctuation characters). excludeAmbiguous removes \`${AMBIGUOUS}\`. ` +
-        'entropyBits = length · log2(pool size). At least one class must be true (400 otherwise).',
+        'entropyBits = length · log2(pool size). At least one class must be true (the schema\'s `anyOf`; 400 otherwise).',
       body: Type.Object(
         {
           length: Type.Integer({ minimum: 4, maximum: 128, default: 20, description: 'Characters per password' }),
@@ -41,7 +41,15 @@ export default definePlugin({
           excludeAmbiguous: Type.Boolean({ default: false, description: `Leave out ${AMBIGUOUS.split('').join(' ')}` }),
           count,
         },
-        closed,
+        {
+          ...closed,
+          allOf: [
+            {
+              description: NO_CLASS_SELECTED,
+              anyOf: CHARACTER_CLASSES.map((name) => ({ properties: { [name]: { const: true } } })),
+            },
+          ],
+        },
       ),
       response,
       examples: [

@@ -15,6 +15,10 @@ const CLASSES = {
   symbols: SYMBOLS,
 } as const;
 export type CharacterClass = keyof typeof CLASSES;
+/** The class fields of a request, in the order the 400 names them. */
+export const CHARACTER_CLASSES = Object.keys(CLASSES) as CharacterClass[];
+/** The rule on the class fields, as the schema states it and as each detail words it. */
+export const NO_CLASS_SELECTED = 'at least one of lowercase, uppercase, digits and symbols must be true';
 
 /** The request of /password. */
 export interface PasswordOptions {
@@ -36,15 +40,9 @@ const MAX_TRIES = 2000;
 
 /** The characters of each selected class, ambiguous ones removed when asked. */
 export function selectedClasses(options: PasswordOptions): string[][] {
-  const names = (Object.keys(CLASSES) as CharacterClass[]).filter((name) => options[name]);
+  const names = CHARACTER_CLASSES.filter((name) => options[name]);
   if (names.length === 0) {
-    const message = 'at least one of lowercase, uppercase, digits and symbols must be true';
-    throw new InputError(`No character class selected: ${message}`, [
-      { path: '/lowercase', message },
-      { path: '/uppercase', message },
-      { path: '/digits', message },
-      { path: '/symbols', message },
-    ]);
+    throw new InputError(`No character class selected: ${NO_CLASS_SELECTED}`, CHARACTER_CLASSES.map((name) => ({ path: `/${name}`, message: NO_CLASS_SELECTED })));
   }
   return names.map((name) => [...CLASSES[name]].filter((char) => !(options.excludeAmbiguous && AMBIGUOUS.includes(char))));
 }

@@ -10,7 +10,7 @@ import {
 } from '@toolshed/plugin-sdk';
 import { qrColors } from './colors.js';
 import { EXAMPLES } from './examples.data.js';
-import { payloadOf } from './payload.js';
+import { CONTACT_FIELDS, CONTACT_NEEDS_A_FIELD, NOPASS_WITHOUT_PASSWORD, payloadOf } from './payload.js';
 import { assertFieldsMayFit, renderSvg, type ErrorCorrection, type RenderOptions } from './render.js';
 
 const closed = { additionalProperties: false } as const;
@@ -47,7 +47,16 @@ const contentSchema = Type.Union(
         security: Type.Union([Type.Literal('WPA'), Type.Literal('WEP'), Type.Literal('nopass')], { default: 'WPA' }),
         hidden: Type.Boolean({ default: false, description: 'The network does not broadcast its name' }),
       },
-      closed,
+      {
+        ...closed,
+        allOf: [
+          {
+            description: NOPASS_WITHOUT_PASSWORD,
+            if: { required: ['security'], properties: { security: { const: 'nopass' } } },
+            then: { properties: { password: { type: 'string', maxLength: 0 } } },
+          },
+        ],
+      },
     ),
     Type.Object(
       {
@@ -60,12 +69,20 @@ const contentSchema = Type.Union(
         email: text('Email address'),
         website: text('Web address'),
       },
-      closed,
+      {
+        ...closed,
+        allOf: [
+          {
+            description: CONTACT_NEEDS_A_FIELD,
+            anyOf: CONTACT_FIELDS.map((name) => ({ required: [name], properties: { [name]: { type: 'string', minLength: 1 } } })),
+          },
+        ],
+      },
     ),
     Type.Object(
       {
         type: Type.Literal('email'),
-        to: Type.String({ minLength: 1, description: 'Recipient address (several separated by commas)' }),
+        to: Type.String({ minLength: 1, pattern: '\\S', description: 'Recipient address (several separated by commas); not only white space' }),
         subject: text('Subject line'),
         body: text('Message text'),
       },

@@ -18,7 +18,7 @@ describe('qr-code-generator payloads', () => {
   it('leaves P out of an open network and refuses a password with nopass', async () => {
     assert.equal(await payloadOf({ type: 'wifi', ssid: 'Open', security: 'nopass' }), 'WIFI:T:nopass;S:Open;;');
     await rejectsWith(payloadOf({ type: 'wifi', ssid: 'Open', security: 'nopass', password: 'x' }), 400, 'validation_failed', ['/content/password']);
-    // The type picks the branch, so the detail names the field inside it.
+    // A union of forms told apart by `type`: the 400 names the field of the form meant.
     await rejectsField(payloadOf({ type: 'wifi', ssid: '' }), '/content/ssid');
   });
 
@@ -44,7 +44,10 @@ describe('qr-code-generator payloads', () => {
   it('derives FN from the organization, else the email or phone, and refuses an empty contact', async () => {
     assert.equal(await payloadOf({ type: 'contact', organization: 'ACME' }), 'BEGIN:VCARD\r\nVERSION:3.0\r\nN:;;;;\r\nFN:ACME\r\nORG:ACME\r\nEND:VCARD');
     assert.equal(await payloadOf({ type: 'contact', phone: '112' }), 'BEGIN:VCARD\r\nVERSION:3.0\r\nN:;;;;\r\nFN:112\r\nTEL:112\r\nEND:VCARD');
-    await rejectsWith(payloadOf({ type: 'contact' }), 400, 'validation_failed', ['/content']);
+    // Every field that would do is named; a title alone does not make a contact.
+    const fields = ['firstName', 'lastName', 'organization', 'email', 'phone', 'website'].map((name) => `/content/${name}`);
+    await rejectsWith(payloadOf({ type: 'contact' }), 400, 'validation_failed', fields);
+    await rejectsWith(payloadOf({ type: 'contact', title: 'Boss' }), 400, 'validation_failed', fields);
   });
 
   it('escapes vCard text as RFC 6350 says: backslash, comma, semicolon, newline', async () => {

@@ -40,6 +40,12 @@ export type Content = TextContent | WifiContent | ContactContent | EmailContent;
 /** ZXing's WIFI: syntax escapes `\ ; , : "` with a backslash. */
 const escapeWifi = (value: string): string => value.replace(/[\\;,:"]/g, (char) => `\\${char}`);
 
+/** The wifi rule, as the schema states it and as its 400 words it. */
+export const NOPASS_WITHOUT_PASSWORD = 'must be empty when security is nopass';
+/** The contact fields of which one must not be empty (a title alone names nobody). */
+export const CONTACT_FIELDS = ['firstName', 'lastName', 'organization', 'email', 'phone', 'website'] as const;
+export const CONTACT_NEEDS_A_FIELD = 'at least one of firstName, lastName, organization, email, phone and website must not be empty';
+
 /**
  * `WIFI:T:WPA;S:<ssid>;P:<password>;H:true;;`. P is left out when the password is empty (ZXing:
  * "may be omitted" for an open network); H only for a hidden network.
@@ -48,7 +54,7 @@ export function wifiPayload({ ssid, password, security, hidden }: WifiContent): 
   if (security === 'nopass' && password !== '') {
     // Dropping it silently would hide a client mistake: an open network has no password.
     throw new InputError('An open network (security nopass) takes no password', [
-      { path: '/content/password', message: 'must be empty when security is nopass' },
+      { path: '/content/password', message: NOPASS_WITHOUT_PASSWORD },
     ]);
   }
   const fields = [`T:${security}`, `S:${escapeWifi(ssid)}`];
@@ -71,7 +77,7 @@ export function contactPayload(contact: ContactContent): string {
   const names = [contact.firstName, contact.lastName].filter((name) => name !== '').join(' ');
   const formatted = [names, contact.organization, contact.email, contact.phone, contact.website].find((value) => value !== '');
   if (formatted === undefined) {
-    throw new InputError('A contact needs at least one field', [{ path: '/content', message: 'must give at least one contact field' }]);
+    throw new InputError('A contact needs at least one field', CONTACT_FIELDS.map((name) => ({ path: `/content/${name}`, message: CONTACT_NEEDS_A_FIELD })));
   }
   const lines = ['BEGIN:VCARD', 'VERSION:3.0', `N:${escapeVcard(contact.lastName)};${escapeVcard(contact.firstName)};;;`, `FN:${escapeVcard(formatted)}`];
   const optional: [string, string][] = [

@@ -21,6 +21,14 @@ export interface Conversion {
 }
 
 const MS_PER_DAY = 86_400_000;
+/**
+ * The form of an IANA zone name: a letter, then letters, digits and `/ _ + -` (Etc/GMT+5,
+ * America/Port-au-Prince). Newer ICU versions also take offsets such as "+01:00"; refusing them
+ * keeps every Node version alike.
+ */
+export const TIME_ZONE_PATTERN = '^[A-Za-z][A-Za-z0-9/_+-]*$';
+const timeZoneForm = new RegExp(TIME_ZONE_PATTERN);
+
 export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 export type Weekday = (typeof WEEKDAY_NAMES)[number];
 const MONTH_ABBREVIATIONS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -75,8 +83,7 @@ function zoneFormat(timeZone: string): Intl.DateTimeFormat {
   const refuse = (): never => {
     throw new InputError('Unknown time zone', [{ path: '/timeZone', message: 'must be an IANA time zone name such as Europe/Berlin or UTC' }]);
   };
-  // Newer ICU versions also take offsets such as "+01:00"; refusing them keeps every Node version alike.
-  if (timeZone.length > 64 || !/^[A-Za-z]/.test(timeZone)) refuse();
+  if (timeZone.length > 64 || !timeZoneForm.test(timeZone)) refuse();
   let format: Intl.DateTimeFormat | undefined;
   try {
     format = new Intl.DateTimeFormat('en-US-u-ca-gregory-nu-latn', {

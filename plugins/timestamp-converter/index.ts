@@ -1,5 +1,5 @@
 import { definePlugin, defineOperation, Type } from '@toolshed/plugin-sdk';
-import { convert, WEEKDAY_NAMES, type Conversion } from './format.js';
+import { convert, TIME_ZONE_PATTERN, WEEKDAY_NAMES, type Conversion } from './format.js';
 import { DETECTED_UNITS } from './parse.js';
 
 const closed = { additionalProperties: false } as const;
@@ -112,7 +112,15 @@ export default definePlugin({
             default: 'auto',
             description: 'Unit of a numeric timestamp (ignored for date strings)',
           }),
-          timeZone: Type.String({ default: 'UTC', description: 'IANA time zone of the `local` field' }),
+          timeZone: Type.String({
+            default: 'UTC',
+            maxLength: 64,
+            pattern: TIME_ZONE_PATTERN,
+            description:
+              'IANA time zone of the `local` field, such as Europe/Berlin or UTC, in any letter case. It must be a zone ' +
+              "the server's time-zone data (the ICU of its Node.js) knows; an unknown one is 400 on /timeZone. That list " +
+              'differs between Node.js versions, so the schema states only the form of a name.',
+          }),
           locale: Type.Union([Type.Literal('en'), Type.Literal('de')], { default: 'en', description: 'Language of `relative`' }),
         },
         closed,

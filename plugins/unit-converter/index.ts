@@ -1,6 +1,6 @@
 import { definePlugin, defineOperation, Type } from '@toolshed/plugin-sdk';
 import { convert } from './convert.js';
-import { CATEGORY_NAMES, UNITS } from './units.data.js';
+import { CATEGORY_NAMES, UNITS, type CategoryName } from './units.data.js';
 
 const closed = { additionalProperties: false } as const;
 
@@ -16,6 +16,22 @@ const unitEntry = Type.Object(
 const unitList = CATEGORY_NAMES.map(
   (category) => `- ${category}: ${UNITS[category].map((unit) => `\`${unit.id}\` (${unit.symbol})`).join(', ')}`,
 ).join('\n');
+
+/** A pattern matching exactly the unit ids of `category`, in any ASCII letter case (as the handler matches them). */
+function unitIdPattern(category: CategoryName): string {
+  const anyCase = (id: string) => id.replace(/[a-z]/g, (letter) => `[${letter}${letter.toUpperCase()}]`);
+  return `^(?:${UNITS[category].map((unit) => anyCase(unit.id)).join('|')})$`;
+}
+
+/** One rule per category: `from` and `to` are units of it. */
+const unitsOfCategory = CATEGORY_NAMES.map((category) => {
+  const unitId = { type: 'string', pattern: unitIdPattern(category) };
+  return {
+    description: `must be a ${category} unit when category is ${category}: ${UNITS[category].map((unit) => unit.id).join(', ')} (any letter case)`,
+    if: { required: ['category'], properties: { category: { const: category } } },
+    then: { properties: { from: unitId, to: unitId } },
+  };
+});
 
 export default definePlugin({
   group: 'unit-converter',
@@ -41,7 +57,7 @@ export default definePlugin({
           from: Type.String({ description: 'Source unit id (for example `km`)' }),
           to: Type.Optional(Type.String({ description: 'Target unit id; omit to get every unit of the category' })),
         },
-        closed,
+        { ...closed, allOf: unitsOfCategory },
       ),
       response: Type.Object({ input: unitEntry, results: Type.Array(unitEntry) }, closed),
       examples: [

@@ -27,6 +27,26 @@ function canonicalLocale(locale: string | undefined): string | undefined {
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
 
+/**
+ * The grammar of a Unicode BCP 47 locale identifier (UTS #35), which Intl.getCanonicalLocales
+ * checks: language, script, region, variants, extensions (u and t with their own subtag shapes),
+ * private use. Whether a variant or an extension singleton repeats is beyond a generator-friendly
+ * pattern and stays in the description. Every repetition is bounded (8 variants, 8 extensions, 16
+ * subtags in one): V8 keeps one backtrack entry per repetition of a group, and an unbounded `*`
+ * over a 10 MB tag overflowed its stack (RangeError, a 500).
+ */
+const LOCALE_PATTERN = (() => {
+  const [alpha, digit, alnum] = ['[A-Za-z]', '[0-9]', '[A-Za-z0-9]'];
+  const languageId = `(?:${alpha}{2,3}|${alpha}{5,8})(?:-${alpha}{4})?(?:-(?:${alpha}{2}|${digit}{3}))?(?:-(?:${alnum}{5,8}|${digit}${alnum}{3})){0,8}`;
+  const tField = `-${alpha}${digit}(?:-${alnum}{3,8}){1,16}`;
+  const extension = [
+    `-[uU](?:-(?:${alnum}${alpha}|${alnum}{3,8})){1,16}`,
+    `-[tT](?:-${languageId}(?:${tField}){0,8}|(?:${tField}){1,8})`,
+    `-[0-9A-SV-WYZa-sv-wyz](?:-${alnum}{2,8}){1,16}`,
+  ].join('|');
+  return `^${languageId}(?:${extension}){0,8}(?:-[xX](?:-${alnum}{1,8}){1,16})?$`;
+})();
+
 export default definePlugin({
   group: 'word-counter',
   sdk: '^1.0.0',
@@ -103,7 +123,15 @@ export default definePlugin({
         {
           text: Type.String(),
           transform: Type.Union(TRANSFORMS.map((name) => Type.Literal(name))),
-          locale: Type.Optional(Type.String({ description: 'BCP 47 language tag for case conversion and sorting, e.g. "tr" or "de"' })),
+          locale: Type.Optional(
+            Type.String({
+              minLength: 2,
+              pattern: LOCALE_PATTERN,
+              description:
+                'BCP 47 language tag for case conversion and sorting, e.g. "tr" or "de". Besides the pattern, no variant and no ' +
+                'extension singleton may appear twice (de-1996-1996 and en-u-ca-gregory-u-nu-latn are 400 on /locale).',
+            }),
+          ),
         },
         closed,
       ),

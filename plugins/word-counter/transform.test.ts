@@ -131,6 +131,18 @@ describe('word-counter.transform: validation and hostile input', () => {
     await rejectsField(invoke(wordCounter, 'transform', { text: 'a', transform: 'reverse', locale: 'en_US' }), '/locale');
     assert.equal(await transform('a', 'upper', 'de-CH'), 'A');
     assert.equal(await transform('a', 'upper', 'xx'), 'A'); // well-formed, unknown: the root rules
+    // Repeated variants and singletons are the one part the schema's pattern leaves to the handler.
+    for (const locale of ['de-1996-1996', 'en-u-ca-gregory-u-nu-latn']) {
+      await rejectsField(invoke(wordCounter, 'transform', { text: 'a', transform: 'upper', locale }), '/locale');
+    }
+    assert.equal(await transform('i', 'upper', 'tr-u-co-trad-t-en-a1-abc-x-priv'), 'İ');
+  });
+
+  it('refuses a 10 MB tag of repeated subtags with 400, not a stack overflow in the pattern', async () => {
+    // An unbounded `(?:-variant)*` made V8's regex engine overflow its backtrack stack on this (a 500).
+    for (const locale of [`aa${'-bbbbb'.repeat(1_500_000)}`, `aa${'-u-ab'.repeat(2_000_000)}`]) {
+      await rejectsField(invoke(wordCounter, 'transform', { text: 'a', transform: 'upper', locale }), '/locale');
+    }
   });
 
   it('refuses unknown transforms, a missing transform or text, and unknown fields', async () => {

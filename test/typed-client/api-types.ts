@@ -7,7 +7,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/base64/encode accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /** Encode UTF-8 text as Base64 */
         post: operations["base64.encode"];
@@ -24,7 +36,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/base64/decode accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /** Decode Base64 (either alphabet) to UTF-8 text */
         post: operations["base64.decode"];
@@ -41,7 +65,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/bmi-calculator/calculate accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * BMI, WHO adult class and the normal weight range for a height
@@ -61,7 +97,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/color-converter/convert accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Convert a CSS colour to hex, rgb, hsl, hsv, oklch and cmyk
@@ -81,7 +129,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/color-converter/contrast accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * WCAG 2.x contrast ratio of a text colour on a background
@@ -101,7 +161,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/compound-interest/simulate accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Simulate savings year by year
@@ -121,7 +193,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/cron-expression/explain accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Normalize, describe and schedule a cron expression
@@ -141,7 +225,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/currency-converter/convert accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Convert an amount from one currency into one or more others
@@ -161,7 +257,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/currency-converter/rates accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * All reference rates for one base currency
@@ -181,7 +289,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/data-converter/convert accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Convert JSON, YAML or CSV text to JSON, YAML or CSV
@@ -201,7 +321,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/date-calculator/difference accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Days, weeks, calendar years/months/days and workdays between two dates
@@ -221,7 +353,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/date-calculator/add accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Add days, weeks, months, years or workdays to a date
@@ -241,7 +385,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/dns-lookup/lookup accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Look up DNS records of a domain, or the PTR record of an IP address
@@ -261,7 +417,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/exif-viewer/read accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * List the metadata of an image
@@ -281,7 +449,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/exif-viewer/strip accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Remove the metadata of an image, keeping the image data and the orientation
@@ -301,11 +481,23 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/hash-generator/hash accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Hash UTF-8 text or Base64 data with one or more algorithms
-         * @description Give exactly one of `text` and `dataBase64`; both or neither is a 400 naming both fields.
+         * @description Give exactly one of `text` and `dataBase64` (the schema's `oneOf`); both or neither is a 400 naming both fields.
          */
         post: operations["hash-generator.hash"];
         delete?: never;
@@ -321,7 +513,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/json-formatter/format accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Pretty-print JSON text
@@ -341,7 +545,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/json-formatter/minify accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Remove all whitespace outside strings
@@ -361,7 +577,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/json-formatter/validate accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Check JSON text against RFC 8259
@@ -381,7 +609,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/jwt-decoder/decode accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Decode a JWT without verifying it
@@ -401,7 +641,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/jwt-decoder/verify accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Verify the signature of a JWT
@@ -421,11 +673,23 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/lorem-ipsum/generate accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Generate an exact number of lorem ipsum paragraphs, sentences or words
-         * @description Paragraphs have 4–7 sentences, sentences 6–14 words and end with a period. `count` is at most 200 for paragraphs and sentences (a 400 naming `/count`), 5000 for words. With `html`, each paragraph is wrapped in `<p>…</p>`; sentences and words come as one `<p>`.
+         * @description Paragraphs have 4–7 sentences, sentences 6–14 words and end with a period. `count` is at most 200 for paragraphs and sentences (the schema's if/then; a 400 naming `/count`), 5000 for words. With `html`, each paragraph is wrapped in `<p>…</p>`; sentences and words come as one `<p>`.
          */
         post: operations["lorem-ipsum.generate"];
         delete?: never;
@@ -441,7 +705,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/number-base-converter/convert accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Convert an integer of any size between bases
@@ -461,7 +737,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/number-base-converter/roman accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Roman numerals both ways (1–3999)
@@ -481,11 +769,23 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/password-generator/password accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Generate random passwords
-         * @description Each selected class appears at least once; every such password is equally likely. Symbols: `!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~` (the 32 ASCII punctuation characters). excludeAmbiguous removes `Il1O0o`. entropyBits = length · log2(pool size). At least one class must be true (400 otherwise).
+         * @description Each selected class appears at least once; every such password is equally likely. Symbols: `!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~` (the 32 ASCII punctuation characters). excludeAmbiguous removes `Il1O0o`. entropyBits = length · log2(pool size). At least one class must be true (the schema's `anyOf`; 400 otherwise).
          */
         post: operations["password-generator.password"];
         delete?: never;
@@ -501,7 +801,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/password-generator/passphrase accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Generate Diceware passphrases from EFF's large word list
@@ -521,7 +833,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/percent-calculator/of accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * percent % of base
@@ -541,7 +865,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/percent-calculator/ratio accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * What percent part is of whole
@@ -561,7 +897,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/percent-calculator/base accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * The base value of which part is percent %
@@ -581,7 +929,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/percent-calculator/change accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Percentage change from one value to another
@@ -601,7 +961,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/percent-calculator/apply accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Add (or, with a negative percent, subtract) a percentage
@@ -621,7 +993,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/percent-calculator/vat accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Net, VAT and gross amounts, to the cent
@@ -641,7 +1025,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/qr-code-generator/create accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Encode text, a Wi-Fi network, a contact (vCard) or an email (mailto:) as a QR code
@@ -661,7 +1057,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/qr-code-generator/text accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /** Encode a text or link as a QR code */
         post: operations["qr-code-generator.text"];
@@ -678,7 +1086,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/random-generator/numbers accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Random integers in [min, max]
@@ -698,7 +1118,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/random-generator/dice accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /** Roll dice */
         post: operations["random-generator.dice"];
@@ -715,7 +1147,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/random-generator/coins accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /** Flip fair coins */
         post: operations["random-generator.coins"];
@@ -732,7 +1176,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/random-generator/pick accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Draw distinct items (without replacement)
@@ -752,7 +1208,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/random-generator/shuffle accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Shuffle a list
@@ -772,7 +1240,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/random-generator/teams accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Split a list into random teams
@@ -792,7 +1272,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/regex-tester/test accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Run a regular expression over a text
@@ -812,7 +1304,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/slug-generator/slugify accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Turn text into a URL slug
@@ -832,7 +1336,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/sql-formatter/format accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Format SQL: one clause or item per line, indented
@@ -852,7 +1368,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/sql-formatter/minify accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Minify SQL to one line without comments
@@ -872,7 +1400,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/subnet-calculator/calculate accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Describe an IPv4 network and optionally split it into smaller subnets
@@ -892,7 +1432,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/text-converter/encode accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /** Write the UTF-8 bytes of text as numbers */
         post: operations["text-converter.encode"];
@@ -909,7 +1461,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/text-converter/decode accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Read byte numbers back into UTF-8 text
@@ -929,7 +1493,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/text-diff/lines accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Line-by-line diff; a removed line followed by an added one becomes a mod row with word-level parts
@@ -949,7 +1525,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/text-diff/inline accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /** Inline diff over words (whitespace kept as its own tokens) or characters (code points) */
         post: operations["text-diff.inline"];
@@ -966,7 +1554,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/timestamp-converter/convert accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Convert a Unix timestamp or a date string to ISO 8601, RFC 2822, local time, Unix units and relative text
@@ -986,7 +1586,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/unit-converter/convert accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Convert a value between units of one category
@@ -1017,7 +1629,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/url-encoder/encode accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Percent-encode text as UTF-8
@@ -1037,7 +1661,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/url-encoder/decode accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /** Decode percent-escapes as UTF-8 */
         post: operations["url-encoder.decode"];
@@ -1054,7 +1690,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/url-encoder/parse accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Split an absolute URL into its parts and query parameters
@@ -1074,7 +1722,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/uuid-generator/generate accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Generate UUIDs (v4 random, v7 time-ordered) or ULIDs
@@ -1094,7 +1754,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/uuid-generator/decode accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Decode a UUID or ULID: normalized form, version, variant, timestamp
@@ -1114,7 +1786,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/word-counter/stats accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Count characters (grapheme clusters), words, sentences, paragraphs and lines; reading and speaking time; top words
@@ -1134,7 +1818,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Not supported: /v1/word-counter/transform accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
         put?: never;
         /**
          * Change case, sort, dedupe, trim or reverse text
@@ -1166,7 +1862,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed JSON (invalid_json) or parameters that do not match the schema (validation_failed, with details) */
+        /** @description Malformed JSON, or arrays and objects nested more than 64 levels deep (invalid_json); or parameters that do not match the schema (validation_failed, with details) */
         400: {
             headers: {
                 [name: string]: unknown;
@@ -1187,6 +1883,17 @@ export interface components {
         /** @description Unknown path (not_found) */
         404: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A method other than POST on an operation path (method_not_allowed); the Allow header says POST */
+        405: {
+            headers: {
+                /** @description The methods the path accepts: POST */
+                Allow?: "POST";
                 [name: string]: unknown;
             };
             content: {
@@ -1695,7 +2402,7 @@ export interface operations {
                      * @default 5
                      */
                     count?: number;
-                    /** @description Start instant: ISO 8601 date-time with Z or a numeric offset (±HH:MM), optional fractional seconds; default now */
+                    /** @description Start instant: ISO 8601 date-time with Z or a numeric offset (±HH:MM), optional fractional seconds, an existing calendar date in the years 0001–9999 and a time 00:00:00–23:59:59; default now */
                     from?: string;
                     /**
                      * @description Language of the description
@@ -1769,7 +2476,7 @@ export interface operations {
                     amount?: number;
                     /** @description Source currency (3 letters, ISO 4217, case-insensitive) */
                     from: string;
-                    /** @description One target currency, or an array of 1–40 different ones */
+                    /** @description One target currency, or an array of 1–40 different ones (codes that differ only in letter case are the same currency: 400) */
                     to: string | string[];
                 };
             };
@@ -2013,9 +2720,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description First date: YYYY-MM-DD, proleptic Gregorian, years 0001–9999 */
+                    /** @description First date: an existing YYYY-MM-DD date, proleptic Gregorian, years 0001–9999 */
                     start: string;
-                    /** @description Second date: YYYY-MM-DD, proleptic Gregorian, years 0001–9999 */
+                    /** @description Second date: an existing YYYY-MM-DD date, proleptic Gregorian, years 0001–9999 */
                     end: string;
                     /**
                      * @description Count the end date as a full day
@@ -2087,7 +2794,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Starting date: YYYY-MM-DD, proleptic Gregorian, years 0001–9999 */
+                    /** @description Starting date: an existing YYYY-MM-DD date, proleptic Gregorian, years 0001–9999 */
                     date: string;
                     /** @description How many units to add; negative subtracts */
                     amount: number;
@@ -2161,7 +2868,7 @@ export interface operations {
                     /** @description Domain, URL, e-mail address or IP address */
                     name: string;
                     /**
-                     * @description Record types to look up, each at most once (a repeated type is refused with 400); results come in this order
+                     * @description Record types to look up, each at most once; results come in this order
                      * @default [
                      *       "A",
                      *       "AAAA",
@@ -2493,7 +3200,11 @@ export interface operations {
                      * @default false
                      */
                     uppercase?: boolean;
-                };
+                } & ({
+                    text: unknown;
+                } | {
+                    dataBase64: unknown;
+                });
             };
         };
         responses: {
@@ -2915,7 +3626,7 @@ export interface operations {
                      * @default false
                      */
                     html?: boolean;
-                };
+                } & unknown;
             };
         };
         responses: {
@@ -3134,7 +3845,19 @@ export interface operations {
                      * @default 1
                      */
                     count?: number;
-                };
+                } & ({
+                    /** @constant */
+                    lowercase?: true;
+                } | {
+                    /** @constant */
+                    uppercase?: true;
+                } | {
+                    /** @constant */
+                    digits?: true;
+                } | {
+                    /** @constant */
+                    symbols?: true;
+                });
             };
         };
         responses: {
@@ -3592,7 +4315,7 @@ export interface operations {
                         type: "text";
                         /** @description Any text or link */
                         text: string;
-                    } | {
+                    } | ({
                         /** @constant */
                         type: "wifi";
                         /** @description Network name */
@@ -3609,7 +4332,7 @@ export interface operations {
                          * @default false
                          */
                         hidden?: boolean;
-                    } | {
+                    } & unknown) | ({
                         /** @constant */
                         type: "contact";
                         /**
@@ -3647,10 +4370,22 @@ export interface operations {
                          * @default
                          */
                         website?: string;
+                    } & ({
+                        firstName: string;
                     } | {
+                        lastName: string;
+                    } | {
+                        organization: string;
+                    } | {
+                        email: string;
+                    } | {
+                        phone: string;
+                    } | {
+                        website: string;
+                    })) | {
                         /** @constant */
                         type: "email";
-                        /** @description Recipient address (several separated by commas) */
+                        /** @description Recipient address (several separated by commas); not only white space */
                         to: string;
                         /**
                          * @description Subject line
@@ -4948,7 +5683,7 @@ export interface operations {
                      */
                     unit?: "auto" | "s" | "ms" | "us" | "ns";
                     /**
-                     * @description IANA time zone of the `local` field
+                     * @description IANA time zone of the `local` field, such as Europe/Berlin or UTC, in any letter case. It must be a zone the server's time-zone data (the ICU of its Node.js) knows; an unknown one is 400 on /timeZone. That list differs between Node.js versions, so the schema states only the form of a name.
                      * @default UTC
                      */
                     timeZone?: string;
@@ -5065,7 +5800,7 @@ export interface operations {
                     from: string;
                     /** @description Target unit id; omit to get every unit of the category */
                     to?: string;
-                };
+                } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
             };
         };
         responses: {
@@ -5600,7 +6335,7 @@ export interface operations {
                 "application/json": {
                     text: string;
                     transform: "upper" | "lower" | "title" | "sentence" | "camel" | "pascal" | "snake" | "kebab" | "constant" | "sortAsc" | "sortDesc" | "reverseLines" | "dedupe" | "removeEmpty" | "trimLines" | "collapseSpaces" | "reverse";
-                    /** @description BCP 47 language tag for case conversion and sorting, e.g. "tr" or "de" */
+                    /** @description BCP 47 language tag for case conversion and sorting, e.g. "tr" or "de". Besides the pattern, no variant and no extension singleton may appear twice (de-1996-1996 and en-u-ca-gregory-u-nu-latn are 400 on /locale). */
                     locale?: string;
                 };
             };
