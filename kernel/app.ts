@@ -5,6 +5,7 @@
  * CORS preflight → route lookup → identify the key →
  * rate limit → 401 → 404/405 → JSON body (415/413/400) → validation and handler (on the worker pool
  * once the body is large) → JSON answer (422 past the answer cap, 503 past the byte budgets).
+ * POST /mcp (mcp/) takes the same path: its tools/call runs the operation as the POST does.
  */
 import Koa from 'koa';
 import { keyIndex } from './api-keys.js';
@@ -15,11 +16,12 @@ import { BODY_LIMIT } from './middleware/body.js';
 import { ByteBudget } from './byte-budget.js';
 import { corsPreflight } from './middleware/cors.js';
 import { docsPage } from './docs-page.js';
-import { dispatch } from './middleware/dispatch.js';
+import { dispatch, type DispatchLimits } from './middleware/dispatch.js';
 import { errors } from './middleware/errors.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { lookupRoute } from './middleware/route.js';
+import { MCP_PATH, mcpRoute } from '../mcp/route.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { notFoundMessages } from './route-hint.js';
 import type { HitStore } from './rate-limit/store.js';
@@ -59,7 +61,9 @@ export function createApp(options: AppOptions): Koa<KernelState> {
   app.use(requestId());
   if (config.docs.enabled) app.use(docsPage());
   app.use(corsPreflight());
-  app.use(lookupRoute(buildRoutes(options.registry)));
+  const routes = buildRoutes(options.registry);
+  routes.set(MCP_PATH, mcpRoute({ registry: options.registry, logger, version: API_VERSION }));
+  app.use(lookupRoute(routes));
   app.use(identify(keyIndex(config.auth.apiKeys)));
   app.use(
     rateLimit({
@@ -70,16 +74,19 @@ export function createApp(options: AppOptions): Koa<KernelState> {
     }),
   );
   app.use(refuseBadCredentials());
-  app.use(
-    dispatch({
-      bodyLimit: options.bodyLimit ?? BODY_LIMIT,
-      offloadBytes: config.workers.offloadBytes,
-      offloadBudgetMs: config.workers.requestBudgetMs,
-      maxAnswerBytes: config.server.maxAnswerBytes,
-      reading: new ByteBudget(config.server.readingBytes),
-      sending: new ByteBudget(config.server.sendingBytes),
-      notFoundMessage: notFoundMessages([...options.registry.operations.values()].map((operation) => operation.path)),
-    }),
-  );
+  app.use(dispatch(dispatchLimits(config, options.registry, options.bodyLimit)));
   return app;
+}
+
+/** The limits every request runs under, from the configuration (stdio MCP runs under them too). */
+export function dispatchLimits(config: Config, registry: Registry, bodyLimit = BODY_LIMIT): DispatchLimits {
+  return {
+    bodyLimit,
+    offloadBytes: config.workers.offloadBytes,
+    offloadBudgetMs: config.workers.requestBudgetMs,
+    maxAnswerBytes: config.server.maxAnswerBytes,
+    reading: new ByteBudget(config.server.readingBytes),
+    sending: new ByteBudget(config.server.sendingBytes),
+    notFoundMessage: notFoundMessages([...registry.operations.values()].map((operation) => operation.path)),
+  };
 }

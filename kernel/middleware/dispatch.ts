@@ -3,13 +3,21 @@
  * route, or, for an operation, its body read and its work done — on the main thread while the body
  * is small, on the worker pool once it is large (the main thread's job is to move bytes).
  */
-import type { ServerResponse } from 'node:http';
 import { runInWorker, UnprocessableError, workerRefusal } from '@toolshed/plugin-sdk';
 import { budgetSpent, type ByteBudget } from '../byte-budget.js';
 import { HttpError } from '../http-error.js';
 import type { RegisteredOperation } from '../registry.js';
 import { JSON_TYPE, type KernelContext, type KernelMiddleware } from '../types.js';
 import { parseJsonObject, readJsonBytes } from './body.js';
+
+/**
+ * What a handler's abort signal follows: the HTTP response (aborted when the client goes away
+ * first), or a stand-in for a connection of another kind (stdio).
+ */
+export interface Answering {
+  once(event: 'close', listener: () => void): unknown;
+  readonly writableFinished: boolean;
+}
 
 /**
  * The handler's context. A class with a getter, not an object literal: a literal with an accessor
@@ -19,7 +27,7 @@ import { parseJsonObject, readJsonBytes } from './body.js';
 class HandlerContext {
   #controller: AbortController | undefined;
   constructor(
-    private readonly res: ServerResponse,
+    private readonly res: Answering,
     readonly config: unknown,
     readonly now: () => Date,
   ) {}
@@ -60,13 +68,29 @@ function tooLarge(bytes: number, limit: number): UnprocessableError {
   return new UnprocessableError('output_too_large', `The answer would be ${bytes} bytes; at most ${limit} are sent`);
 }
 
-async function runOffloaded(ctx: KernelContext, registered: RegisteredOperation, bytes: Buffer, limits: DispatchLimits): Promise<Uint8Array> {
+/**
+ * Where an operation's input comes from: the request bytes (their size decides whether the work
+ * runs on the pool, and they are moved there) and how each side turns them into the input. POST
+ * /v1 parses the body itself; a front door with an envelope (MCP) gives the input it parsed and a
+ * worker function that picks it out of the same bytes.
+ */
+export interface OperationInput {
+  readonly bytes: Buffer;
+  /** The input on the main thread. */
+  readonly parse: () => unknown;
+  /** Worker module and export run as `(module, name, bytes, config) => Uint8Array` (the answer's JSON). */
+  readonly worker?: { readonly module: URL; readonly name: string };
+}
+
+async function runOffloaded(res: Answering, registered: RegisteredOperation, input: OperationInput, limits: DispatchLimits): Promise<Uint8Array> {
+  const bytes = input.bytes;
   // Move the bytes into the worker; copy first when the buffer is shared with others (a pooled slab).
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes);
   const args = [registered.module, registered.operation.name, own, registered.config];
-  const signal = new HandlerContext(ctx.res, undefined, () => new Date()).signal;
+  const signal = new HandlerContext(res, undefined, () => new Date()).signal;
+  const worker = input.worker ?? { module: offloadModule, name: 'runOffloaded' };
   try {
-    return await runInWorker<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: limits.offloadBudgetMs, signal, transfer: [own.buffer as ArrayBuffer], bulk: true });
+    return await runInWorker<Uint8Array>(worker.module, worker.name, args, { deadlineMs: limits.offloadBudgetMs, signal, transfer: [own.buffer as ArrayBuffer], bulk: true });
   } catch (error) {
     throw workerRefusal(error, {
       timeout: () => new UnprocessableError('input_too_complex', `The input needs more than ${limits.offloadBudgetMs} ms of work`),
@@ -76,13 +100,55 @@ async function runOffloaded(ctx: KernelContext, registered: RegisteredOperation,
 }
 
 /**
- * Sets the answer and returns the bytes it holds against the sending budget (given back when the
- * response closes).
+ * Runs an operation the way every front door must: validation, handler and response check, on the
+ * worker pool once the input is large. Returns the answer's JSON (a string from the main thread,
+ * UTF-8 bytes from the pool), not yet checked against the answer cap.
  */
-function answer(ctx: KernelContext, body: string | Uint8Array, limits: DispatchLimits): number {
+export async function runOperation(
+  res: Answering,
+  registered: RegisteredOperation,
+  input: OperationInput,
+  limits: DispatchLimits,
+  now: () => Date = () => new Date(),
+): Promise<string | Uint8Array> {
+  const offload = registered.offload === 'always' || (registered.offload === 'auto' && input.bytes.length > limits.offloadBytes);
+  if (!offload) return JSON.stringify(await registered.operation.run(input.parse(), new HandlerContext(res, registered.config, now)));
+  // While the answers being sent already fill their budget, a large request is refused before its work, not after.
+  if (limits.sending.inUse >= limits.sending.limit) throw budgetSpent('sending', false);
+  return runOffloaded(res, registered, input, limits);
+}
+
+/** The size of an answer in bytes, refused with 422 output_too_large past the cap. */
+export function checkedAnswerSize(body: string | Uint8Array, maxAnswerBytes: number): number {
   // A string's UTF-8 size is at most three bytes per code unit; count exactly only near the cap.
-  const bytes = typeof body === 'string' ? (body.length * 3 <= limits.maxAnswerBytes ? body.length : Buffer.byteLength(body)) : body.byteLength;
-  if (bytes > limits.maxAnswerBytes) throw tooLarge(bytes, limits.maxAnswerBytes);
+  const bytes = typeof body === 'string' ? (body.length * 3 <= maxAnswerBytes ? body.length : Buffer.byteLength(body)) : body.byteLength;
+  if (bytes > maxAnswerBytes) throw tooLarge(bytes, maxAnswerBytes);
+  return bytes;
+}
+
+/**
+ * Reads an operation request's JSON bytes (415/413/503) against the reading budget; both budgets,
+ * the bytes read and the answer sent, are given back when the response closes. `sent` reports the
+ * bytes the answer holds at that moment.
+ */
+export async function readRequestBytes(ctx: KernelContext, limits: DispatchLimits, sent: () => number): Promise<Buffer> {
+  const bytes = await readJsonBytes(ctx.req, limits.bodyLimit, limits.reading);
+  const held = bytes.length;
+  // One listener gives back both budgets: the body read and the answer sent.
+  ctx.res.once('close', () => {
+    limits.reading.give(held);
+    const sending = sent();
+    if (sending > 0) limits.sending.give(sending);
+  });
+  return bytes;
+}
+
+/**
+ * Sets the answer and returns the bytes it holds against the sending budget (given back when the
+ * response closes). `capped` is false for an envelope whose operation answer was checked already.
+ */
+export function answer(ctx: KernelContext, body: string | Uint8Array, limits: DispatchLimits, capped = true): number {
+  const bytes = checkedAnswerSize(body, capped ? limits.maxAnswerBytes : Number.MAX_SAFE_INTEGER);
   if (!limits.sending.tryTake(bytes)) throw budgetSpent('sending', false);
   ctx.res.setHeader('Content-Type', JSON_TYPE);
   ctx.body = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
@@ -103,23 +169,14 @@ export function dispatch(limits: DispatchLimits, now: () => Date = () => new Dat
       ctx.body = route.json;
       return;
     }
-    const registered = route.operation!;
-    const bytes = await readJsonBytes(ctx.req, limits.bodyLimit, limits.reading);
-    const held = bytes.length;
-    let sent = 0;
-    // One listener gives back both budgets: the body read and the answer sent.
-    ctx.res.once('close', () => {
-      limits.reading.give(held);
-      if (sent > 0) limits.sending.give(sent);
-    });
-    const offload = registered.offload === 'always' || (registered.offload === 'auto' && held > limits.offloadBytes);
-    // While the answers being sent already fill their budget, a large request is refused before its work, not after.
-    if (offload && limits.sending.inUse >= limits.sending.limit) throw budgetSpent('sending', false);
-    if (offload) sent = answer(ctx, await runOffloaded(ctx, registered, bytes, limits), limits);
-    else {
-      const result = await registered.operation.run(parseJsonObject(bytes), new HandlerContext(ctx.res, registered.config, now));
-      sent = answer(ctx, JSON.stringify(result), limits);
+    if (route.respond !== undefined) {
+      await route.respond(ctx, limits);
+      return next();
     }
+    const registered = route.operation!;
+    let sent = 0;
+    const bytes = await readRequestBytes(ctx, limits, () => sent);
+    sent = answer(ctx, await runOperation(ctx.res, registered, { bytes, parse: () => parseJsonObject(bytes) }, limits, now), limits);
     await next();
   };
 }
