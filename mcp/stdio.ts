@@ -50,6 +50,7 @@ export async function serveStdio(config: Config, registry: Registry, logger: Log
   stdin.once('end', () => void server.close());
   await server.connect(new StdioServerTransport(stdin, stdout));
   logger.info({ tools: registry.operations.size }, 'serving MCP on stdio');
+  logger.flush();
   const stopFlushing = flushPeriodically(logger, 1000);
   await closed;
   stopFlushing();
