@@ -6,7 +6,7 @@
  * gives each request an id of its own (clients all count from 1) and waits for its response. Every
  * answer is JSON (no SSE stream: nothing is ever sent unasked).
  */
-import { SUPPORTED_PROTOCOL_VERSIONS, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, JSONRPCMessageSchema, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isToolshedError } from '@toolshed/plugin-sdk';
 import type { Logger } from '../kernel/logger.js';
@@ -15,8 +15,8 @@ import { answer, checkedAnswerSize, readRequestBytes, runOperation, type Dispatc
 import { logFailure } from '../kernel/middleware/errors.js';
 import type { RegisteredOperation, Registry } from '../kernel/registry.js';
 import { JSON_TYPE, type KernelContext, type Route } from '../kernel/types.js';
-import { createToolServer } from './server.js';
-import { buildToolCatalog } from './tools.js';
+import { callTool, createToolServer, type ReportFailure, type RunTool, type ToolOutcome } from './server.js';
+import { buildToolCatalog, type ToolCatalog } from './tools.js';
 
 /** What the door needs from the service. */
 export interface McpHttpOptions {
@@ -64,6 +64,28 @@ function messageOf(ctx: KernelContext, bytes: Buffer): JSONRPCMessage | undefine
   return checked.data;
 }
 
+/**
+ * The params of a tools/call the door runs itself: a known tool, arguments an object, nothing else
+ * but `_meta`. Anything else goes to the SDK's Server, which answers it (with its protocol errors).
+ */
+function plainCall(params: unknown, catalog: ToolCatalog): { registered: RegisteredOperation; args: Record<string, unknown> } | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const { name, arguments: args = {}, ...rest } = params as Record<string, unknown>;
+  const registered = typeof name === 'string' ? catalog.operations.get(name) : undefined;
+  if (registered === undefined || typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  if (Object.keys(rest).some((key) => key !== '_meta')) return undefined;
+  return { registered, args: args as Record<string, unknown> };
+}
+
+/**
+ * The JSON-RPC response of a call, written around the answer's JSON: structuredContent is that text
+ * spliced in as it is (it passed the operation's response check), never parsed and written again.
+ */
+function callResponse(id: string | number, outcome: ToolOutcome): string {
+  if ('failed' in outcome) return JSON.stringify({ jsonrpc: '2.0', id, result: outcome.failed });
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(outcome.json)}}],"structuredContent":${outcome.json}}}`;
+}
+
 /** The /mcp responder: one SDK Server and its transport for the whole service. */
 export function createMcpHttp(options: McpHttpOptions): NonNullable<Route['respond']> {
   const catalog = buildToolCatalog(options.registry);
@@ -79,22 +101,50 @@ export function createMcpHttp(options: McpHttpOptions): NonNullable<Route['respo
       return Promise.resolve();
     },
   };
+  /** Runs a call of the request `ctx` (its bytes moved to the pool when large). */
+  const runFor = (ctx: KernelContext, bytes: Buffer, limits: DispatchLimits): RunTool =>
+    async function runTool(registered, args) {
+      ctx.state.route = operationRoutes.get(registered);
+      const input = { bytes, parse: () => args, worker: { module: workerModule, name: 'runToolCall' } };
+      const json = await runOperation(ctx.res, registered, input, limits);
+      checkedAnswerSize(json, limits.maxAnswerBytes);
+      return json;
+    };
+  const reportFailure = (ctx: KernelContext): ReportFailure => (error, registered) => logFailure(options.logger, ctx.state.requestId, registered.operation.id, error);
   const server = createToolServer(
     catalog,
     options.version,
-    async (registered, args, requestId) => {
+    (registered, args, requestId) => {
       const call = pending.get(requestId as number)!;
-      call.ctx.state.route = operationRoutes.get(registered);
-      const input = { bytes: call.bytes, parse: () => args, worker: { module: workerModule, name: 'runToolCall' } };
-      const json = await runOperation(call.ctx.res, registered, input, call.limits);
-      checkedAnswerSize(json, call.limits.maxAnswerBytes);
-      return json;
+      return runFor(call.ctx, call.bytes, call.limits)(registered, args, requestId);
     },
-    (error, registered, requestId) => logFailure(options.logger, pending.get(requestId as number)?.ctx.state.requestId, registered.operation.id, error),
+    (error, registered, requestId) => {
+      const call = pending.get(requestId as number);
+      if (call) reportFailure(call.ctx)(error, registered, requestId);
+    },
   );
   // Nothing but our own transport's messages reach the server, so its error channel stays quiet.
   server.onerror = () => undefined;
   void server.connect(transport);
+
+  /** Hands a request to the SDK's Server and waits for its response; undefined when the client left first. */
+  async function viaServer(ctx: KernelContext, bytes: Buffer, limits: DispatchLimits, message: JSONRPCRequest): Promise<string | undefined> {
+    const id = ++lastId;
+    const response = new Promise<JSONRPCMessage | undefined>((resolve) => pending.set(id, { ctx, bytes, limits, resolve }));
+    const gone = (): void => pending.get(id)?.resolve(undefined);
+    ctx.res.once('close', gone);
+    try {
+      transport.onmessage?.({ ...message, id });
+      const reply = await response;
+      if (reply === undefined) return undefined;
+      // The client's own id back, whatever it was.
+      const body = 'result' in reply ? { result: reply.result } : { error: (reply as { error: unknown }).error };
+      return JSON.stringify({ jsonrpc: '2.0', id: message.id, ...body });
+    } finally {
+      pending.delete(id);
+      ctx.res.removeListener('close', gone);
+    }
+  }
 
   return async function respondMcp(ctx, limits) {
     const version = ctx.req.headers['mcp-protocol-version'];
@@ -111,19 +161,11 @@ export function createMcpHttp(options: McpHttpOptions): NonNullable<Route['respo
       ctx.status = 202;
       return;
     }
-    const id = ++lastId;
-    const response = new Promise<JSONRPCMessage | undefined>((resolve) => pending.set(id, { ctx, bytes, limits, resolve }));
-    const gone = (): void => pending.get(id)?.resolve(undefined);
-    ctx.res.once('close', gone);
-    try {
-      transport.onmessage?.({ ...message, id });
-      const reply = await response;
-      if (reply === undefined) return;
-      // The client's own id back, whatever it was.
-      sent = answer(ctx, JSON.stringify({ ...reply, id: message.id }), limits, false);
-    } finally {
-      pending.delete(id);
-      ctx.res.removeListener('close', gone);
-    }
+    // The hot path: a well-formed tools/call is run here, its answer spliced into the response.
+    const call = message.method === 'tools/call' ? plainCall(message.params, catalog) : undefined;
+    const text = call
+      ? callResponse(message.id, await callTool(call.registered, call.args, message.id, runFor(ctx, bytes, limits), reportFailure(ctx)))
+      : await viaServer(ctx, bytes, limits, message);
+    if (text !== undefined) sent = answer(ctx, text, limits, false);
   };
 }

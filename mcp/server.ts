@@ -25,12 +25,6 @@ const instructions =
   'Prefer them to working such things out yourself: the answers are computed, not guessed. ' +
   'Every tool returns JSON (structuredContent); a refusal is a tool error naming the offending fields.';
 
-/** The successful result: the answer as structuredContent and, for clients that read text only, as text. */
-function answered(json: string | Uint8Array): CallToolResult {
-  const text = typeof json === 'string' ? json : decoder.decode(json);
-  return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
-}
-
 /** A tool error carrying the API's error body: code, message and, for a 400, every offending field. */
 export function refused(code: string, message: string, details?: unknown): CallToolResult {
   const error = details === undefined ? { code, message } : { code, message, details };
@@ -45,6 +39,36 @@ function refusal(error: unknown): CallToolResult | undefined {
   return refused(error.code, error.message, details);
 }
 
+/** What a call comes to: the operation's answer as JSON text, or a tool error. */
+export type ToolOutcome = { readonly json: string } | { readonly failed: CallToolResult };
+
+/**
+ * Runs the tool `registered` on `args` through `run`; every refusal becomes a tool error, and
+ * anything else (a plugin bug, the API's 500) is reported and becomes an `internal_error` one.
+ */
+export async function callTool(registered: RegisteredOperation, args: Record<string, unknown>, requestId: string | number, run: RunTool, reportFailure: ReportFailure): Promise<ToolOutcome> {
+  try {
+    const json = await run(registered, args, requestId);
+    return { json: typeof json === 'string' ? json : decoder.decode(json) };
+  } catch (error) {
+    const failed = refusal(error);
+    if (failed !== undefined) return { failed };
+    reportFailure(error, registered, requestId);
+    return { failed: refused('internal_error', 'An internal error occurred; the request id identifies it in the log') };
+  }
+}
+
+/** The call's result: the answer as structuredContent and, for clients that read text only, as text. */
+export function resultOf(outcome: ToolOutcome): CallToolResult {
+  if ('failed' in outcome) return outcome.failed;
+  return { content: [{ type: 'text', text: outcome.json }], structuredContent: JSON.parse(outcome.json) as Record<string, unknown> };
+}
+
+/** The protocol error for a tool name the catalog does not hold (the spec's answer, not a tool error). */
+export function unknownTool(name: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 200)}; tools/list names them all`);
+}
+
 /** The server for `catalog`, running calls with `run`. Connect it to one transport. */
 export function createToolServer(catalog: ToolCatalog, version: string, run: RunTool, reportFailure: ReportFailure): Server {
   const server = new Server({ name: 'toolshed', title: 'Toolshed utility tools', version }, { capabilities: { tools: { listChanged: false } }, instructions });
@@ -53,16 +77,8 @@ export function createToolServer(catalog: ToolCatalog, version: string, run: Run
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
     const registered = catalog.operations.get(name);
-    // The spec's answer to an unknown tool is a protocol error, not a tool error.
-    if (registered === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 200)}; tools/list names them all`);
-    try {
-      return answered(await run(registered, args, extra.requestId));
-    } catch (error) {
-      const result = refusal(error);
-      if (result !== undefined) return result;
-      reportFailure(error, registered, extra.requestId);
-      return refused('internal_error', 'An internal error occurred; the request id identifies it in the log');
-    }
+    if (registered === undefined) throw unknownTool(name);
+    return resultOf(await callTool(registered, args, extra.requestId, run, reportFailure));
   });
   return server;
 }

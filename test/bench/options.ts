@@ -12,6 +12,7 @@ export const SCENARIOS = {
   c: 'large bodies',
   d: 'cold start and first requests',
   e: 'memory',
+  m: 'MCP tools/call against the same POST (issue 23)',
 } as const;
 export type Scenario = keyof typeof SCENARIOS;
 
