@@ -105,6 +105,19 @@ describe('tools/call over Streamable HTTP', () => {
     assert.equal((textJson(result) as { error: { code: string } }).error.code, 'invalid_base64');
   });
 
+  it('turns a 502 into a tool error, and a plugin bug into internal_error with a log line but no arguments', async () => {
+    const upstream = await client.callTool({ name: 'kernel-probe_upstream', arguments: {} });
+    assert.equal(upstream.isError, true);
+    assert.deepEqual(textJson(upstream), { error: { code: 'upstream_error', message: 'the resolver answered 500' } });
+    const marker = 'mcp-crash-marker-91c2';
+    const bug = await client.callTool({ name: 'kernel-probe_crash', arguments: { text: marker } });
+    assert.equal(bug.isError, true);
+    assert.equal((textJson(bug) as { error: { code: string } }).error.code, 'internal_error');
+    const failures = service.logs.join('').split('\n').filter((line) => line.includes('"msg":"request failed"'));
+    assert.ok(failures.some((line) => line.includes('"operation":"kernel-probe.crash"') && line.includes('"type":"TypeError"')));
+    assert.ok(!service.logs.join('').includes(marker), 'the arguments never reach the log');
+  });
+
   it('runs a 5 MiB argument on the worker pool', async () => {
     const text = 'ab€'.repeat((5 * 1024 * 1024) / 5);
     const completed = workerPool().stats().completed;
@@ -151,6 +164,30 @@ describe('the API rules at /mcp', () => {
     }
   });
 
+  it('refuses an answer over server.maxAnswerBytes as a tool error, and needs no Accept header', async () => {
+    const capped = await startTestService({ server: { maxAnswerBytes: 1024 } });
+    try {
+      const raw = await send(capped.url, '/mcp', { body: call(1, 'kernel-probe_echo', { text: 'a'.repeat(2000) }) });
+      assert.equal(raw.status, 200);
+      const result = (raw.json as { result: CallToolResult }).result;
+      assert.equal(result.isError, true);
+      assert.equal((textJson(result) as { error: { code: string } }).error.code, 'output_too_large');
+    } finally {
+      await capped.stop();
+    }
+  });
+
+  it('offers the latest revision to a client asking for an unknown one, and has no stream or session (405)', async () => {
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 'old', version: '0' } } };
+    const raw = await send(service.url, '/mcp', { body: initialize, headers: { Accept: headers.Accept } });
+    assert.equal((raw.json as { result: { protocolVersion: string } }).result.protocolVersion, LATEST_PROTOCOL_VERSION);
+    for (const method of ['GET', 'DELETE']) {
+      const refused = await send(service.url, '/mcp', { method, headers });
+      assert.equal(refused.status, 405, method);
+      assert.equal(refused.headers.allow, 'POST');
+    }
+  });
+
   it('refuses an 11 MiB body with 413', async () => {
     const raw = await send(service.url, '/mcp', { body: call(1, 'base64_encode', { text: 'a'.repeat(11 * 1024 * 1024) }), headers });
     assert.equal(raw.status, 413);
@@ -189,7 +226,6 @@ describe('the API rules at /mcp', () => {
     const hugeId = 'i'.repeat(100_000);
     const echoed = await send(service.url, '/mcp', { body: { jsonrpc: '2.0', id: hugeId, method: 'ping' }, headers });
     assert.deepEqual(echoed.json, { jsonrpc: '2.0', id: hugeId, result: {} });
-    assert.equal((await send(service.url, '/mcp', { method: 'GET', headers })).status, 405);
     assert.equal((await send(service.url, '/mcp', { body: '{}', headers: { ...headers, 'Content-Type': 'text/plain' } })).status, 415);
     const version = await send(service.url, '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'ping' }, headers: { ...headers, 'MCP-Protocol-Version': '1999-01-01' } });
     assert.equal(version.status, 400);

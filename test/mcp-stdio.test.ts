@@ -15,7 +15,8 @@ import { externalPlugins } from './support/service.js';
 const toolshed = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'toolshed-mcp-'));
 const configFile = join(folder, 'config.yaml');
-writeFileSync(configFile, `plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n  disabled: [lorem-ipsum]\n`);
+// A short work budget, so that kernel-probe's endless `spin` (offload: always) ends soon.
+writeFileSync(configFile, `plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n  disabled: [lorem-ipsum]\nworkers:\n  requestBudgetMs: 1000\n`);
 
 let client: Client;
 let transport: StdioClientTransport;
@@ -57,6 +58,12 @@ describe('toolshed mcp (stdio)', () => {
     const refused = (await client.callTool({ name: 'greeting_hello', arguments: { name: ' ' } })) as CallToolResult;
     assert.equal(refused.isError, true);
     assert.deepEqual(JSON.parse((refused.content[0] as { text: string }).text), { error: { code: 'nobody_to_greet', message: 'Give a name that is not blank' } });
+  });
+
+  it('runs work on the worker pool under its budget: an endless handler ends as input_too_complex', async () => {
+    const result = (await client.callTool({ name: 'kernel-probe_spin', arguments: {} })) as CallToolResult;
+    assert.equal(result.isError, true);
+    assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), { error: { code: 'input_too_complex', message: 'The input needs more than 1000 ms of work' } });
   });
 
   it('runs a large argument (over workers.offloadBytes) to the right answer', async () => {
