@@ -141,6 +141,19 @@ describe('the API rules at /mcp', () => {
   const call = (id: number | string, name: string, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
   const headers = { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': LATEST_PROTOCOL_VERSION };
 
+  it('keeps requests apart when every client counts its ids from 1', async () => {
+    // Through the SDK's Server (tools/list) and the door's own tools/call path, all with id 1 at once.
+    const texts = Array.from({ length: 12 }, (_, index) => `client ${index}`);
+    const answers = await Promise.all([
+      ...texts.map((text) => send(service.url, '/mcp', { body: call(1, 'base64_encode', { text }), headers })),
+      ...texts.map(() => send(service.url, '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers })),
+    ]);
+    texts.forEach((text, index) => {
+      assert.deepEqual(answers[index]!.json, { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: JSON.stringify({ base64: Buffer.from(text).toString('base64') }) }], structuredContent: { base64: Buffer.from(text).toString('base64') } } });
+    });
+    for (const listed of answers.slice(texts.length)) assert.equal((listed.json as { result: { tools: unknown[] } }).result.tools.length, tools.length);
+  });
+
   it('refuses a wrong key with 401 before any JSON-RPC', async () => {
     const raw = await send(service.url, '/mcp', { body: call(1, 'base64_encode', { text: 'a' }), headers: { ...headers, Authorization: 'Bearer tsk_wrong' } });
     assert.equal(raw.status, 401);
