@@ -24,7 +24,9 @@ const stderr: Buffer[] = [];
 const protocolErrors: Error[] = [];
 
 before(async () => {
-  transport = new StdioClientTransport({ command: process.execPath, args: [toolshed, 'mcp'], env: { TOOLSHED_CONFIG: configFile }, stderr: 'pipe' });
+  // The client passes on only a few variables; c8's, so that the child's coverage is counted too.
+  const coverage: Record<string, string> = process.env.NODE_V8_COVERAGE === undefined ? {} : { NODE_V8_COVERAGE: process.env.NODE_V8_COVERAGE };
+  transport = new StdioClientTransport({ command: process.execPath, args: [toolshed, 'mcp'], env: { TOOLSHED_CONFIG: configFile, ...coverage }, stderr: 'pipe' });
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
   client = new Client({ name: 'toolshed-test', version: '1.0.0' });
   client.onerror = (error) => protocolErrors.push(error);
