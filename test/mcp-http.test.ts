@@ -172,6 +172,8 @@ describe('the API rules at /mcp', () => {
       assert.equal(refused.status, 429);
       assert.equal((refused.json as { error: { code: string } }).error.code, 'rate_limited');
       assert.ok(Number(refused.headers['retry-after']) >= 1);
+      // The SDK's client sees the same refusal as an error carrying the status.
+      await assert.rejects(connect(limited.url), (error: { code?: number }) => error.code === 429);
     } finally {
       await limited.stop();
     }
