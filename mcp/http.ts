@@ -46,35 +46,47 @@ function rpcFailure(ctx: KernelContext, status: number, code: number, message: s
   ctx.body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
 }
 
-/** The message in `bytes`, or undefined once a JSON-RPC error is answered. */
-function messageOf(ctx: KernelContext, bytes: Buffer): JSONRPCMessage | undefined {
+/** The JSON value in `bytes`, or undefined once a JSON-RPC error is answered. */
+function parsedBody(ctx: KernelContext, bytes: Buffer): unknown {
   // Batches left JSON-RPC over MCP with protocol 2025-06-18; one message per request.
   const first = bytes.findIndex((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09);
   if (bytes[first] === 0x5b) return void rpcFailure(ctx, 400, INVALID_REQUEST, 'Batches are not supported: send one JSON-RPC message per request');
-  let value: unknown;
   try {
     // The API's own JSON rules: UTF-8, at most 64 levels deep, a position for a syntax error.
-    value = parseJsonObject(bytes);
+    return parseJsonObject(bytes);
   } catch (error) {
     if (!isToolshedError(error)) throw error;
     return void rpcFailure(ctx, 400, PARSE_ERROR, `Parse error: ${error.message}`);
   }
+}
+
+/** `value` as a JSON-RPC message by the SDK's schema, or undefined once a JSON-RPC error is answered. */
+function checkedMessage(ctx: KernelContext, value: unknown): JSONRPCMessage | undefined {
   const checked = JSONRPCMessageSchema.safeParse(value);
   if (!checked.success) return void rpcFailure(ctx, 400, INVALID_REQUEST, 'Invalid request: not a JSON-RPC 2.0 request, notification or response');
   return checked.data;
 }
 
+/** Only the listed keys, if any. */
+const onlyKeys = (value: object, allowed: readonly string[]): boolean => Object.keys(value).every((key) => allowed.includes(key));
+
 /**
- * The params of a tools/call the door runs itself: a known tool, arguments an object, nothing else
- * but `_meta`. Anything else goes to the SDK's Server, which answers it (with its protocol errors).
+ * A tools/call the door runs itself: JSON-RPC 2.0 with nothing but jsonrpc, id (a string or safe
+ * integer), method and params; params with nothing but a known tool's name and arguments that are
+ * an object. Every such message is one the SDK's schema accepts too; anything else is checked by
+ * that schema and goes to the SDK's Server, which answers it (with its protocol errors).
  */
-function plainCall(params: unknown, catalog: ToolCatalog): { registered: RegisteredOperation; args: Record<string, unknown> } | undefined {
-  if (typeof params !== 'object' || params === null) return undefined;
-  const { name, arguments: args = {}, ...rest } = params as Record<string, unknown>;
-  const registered = typeof name === 'string' ? catalog.operations.get(name) : undefined;
+function plainCall(value: unknown, catalog: ToolCatalog): { id: string | number; registered: RegisteredOperation; args: Record<string, unknown> } | undefined {
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== '2.0' || message.method !== 'tools/call' || !onlyKeys(message, ['jsonrpc', 'id', 'method', 'params'])) return undefined;
+  const id = message.id;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  const params = message.params as Record<string, unknown> | undefined;
+  if (typeof params !== 'object' || params === null || Array.isArray(params) || !onlyKeys(params, ['name', 'arguments'])) return undefined;
+  const registered = typeof params.name === 'string' ? catalog.operations.get(params.name) : undefined;
+  const args = params.arguments ?? {};
   if (registered === undefined || typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-  if (Object.keys(rest).some((key) => key !== '_meta')) return undefined;
-  return { registered, args: args as Record<string, unknown> };
+  return { id: id as string | number, registered, args: args as Record<string, unknown> };
 }
 
 /**
@@ -153,7 +165,15 @@ export function createMcpHttp(options: McpHttpOptions): NonNullable<Route['respo
     }
     let sent = 0;
     const bytes = await readRequestBytes(ctx, limits, () => sent);
-    const message = messageOf(ctx, bytes);
+    const value = parsedBody(ctx, bytes);
+    if (value === undefined) return;
+    // The hot path: a well-formed tools/call is run here, its answer spliced into the response.
+    const call = plainCall(value, catalog);
+    if (call !== undefined) {
+      sent = answer(ctx, callResponse(call.id, await callTool(call.registered, call.args, call.id, runFor(ctx, bytes, limits), reportFailure(ctx))), limits, false);
+      return;
+    }
+    const message = checkedMessage(ctx, value);
     if (message === undefined) return;
     // Notifications and responses need no answer, and a stateless server acts on none of them: a
     // cancellation could only ever name another client's request.
@@ -161,11 +181,7 @@ export function createMcpHttp(options: McpHttpOptions): NonNullable<Route['respo
       ctx.status = 202;
       return;
     }
-    // The hot path: a well-formed tools/call is run here, its answer spliced into the response.
-    const call = message.method === 'tools/call' ? plainCall(message.params, catalog) : undefined;
-    const text = call
-      ? callResponse(message.id, await callTool(call.registered, call.args, message.id, runFor(ctx, bytes, limits), reportFailure(ctx)))
-      : await viaServer(ctx, bytes, limits, message);
+    const text = await viaServer(ctx, bytes, limits, message);
     if (text !== undefined) sent = answer(ctx, text, limits, false);
   };
 }
