@@ -14,6 +14,7 @@ COPY plugin-sdk/tsconfig.json plugin-sdk/
 COPY plugin-sdk/src plugin-sdk/src
 COPY kernel kernel
 COPY cli cli
+COPY mcp mcp
 COPY plugins plugins
 # npm run build's bundle steps: TypeBox into the SDK, each built-in plugin into one file.
 COPY scripts/bundle-typebox.mjs scripts/bundle-plugins.mjs scripts/
@@ -34,6 +35,7 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 COPY --from=build /app/plugin-sdk/dist plugin-sdk/dist
 COPY --from=build /app/dist/kernel dist/kernel
 COPY --from=build /app/dist/cli dist/cli
+COPY --from=build /app/dist/mcp dist/mcp
 COPY --from=build /app/dist/plugins dist/plugins
 COPY config config
 # Everything above belongs to root; the service runs as the image's unprivileged `node` user

@@ -2,6 +2,7 @@
  * Every `toolshed` command: words, arguments, options, help. The work lives in the modules each
  * `run` imports on demand, so `--help` and `keys new` load no plugin and no HTTP stack.
  */
+import type { Readable, Writable } from 'node:stream';
 import { EXIT, write, type Command, type OptionSpec } from './command.js';
 
 const configOption: OptionSpec = {
@@ -81,6 +82,25 @@ export const commands: readonly Command[] = [
       ]);
       const { registry } = await loadRegistry(withConfigFile(io.env, stringValue(values.config)));
       await write(io.stdout, `${JSON.stringify(buildOpenApiDocument(registry, API_VERSION), null, 2)}\n`);
+      return EXIT.ok;
+    },
+  },
+  {
+    words: ['mcp'],
+    args: '',
+    summary: 'Serve every operation as an MCP tool over stdio (for desktop agents)',
+    help:
+      'Speaks the Model Context Protocol on stdin/stdout until stdin ends: one tool per enabled\n' +
+      'operation, run with the validation, worker pool and error bodies of the HTTP service, without\n' +
+      'keys or rate limits. Log lines go to stderr; stdout carries only the protocol (docs/mcp.md).\n\n' +
+      `${configSources}\n\n` +
+      'Exit codes: 0 the client closed stdin, 1 the configuration or a plugin cannot be loaded, 2 usage error.',
+    options: { config: configOption },
+    positionals: { min: 0, max: 0 },
+    async run({ values }, io) {
+      const [{ loadRegistry, withConfigFile }, { serveStdio, stderrLogger }] = await Promise.all([import('./load.js'), import('../mcp/stdio.js')]);
+      const { config, registry } = await loadRegistry(withConfigFile(io.env, stringValue(values.config)));
+      await serveStdio(config, registry, stderrLogger(config.log.level), io.stdin as Readable, io.stdout as Writable);
       return EXIT.ok;
     },
   },

@@ -6,6 +6,7 @@
  * CORS preflight → route lookup → identify the key →
  * rate limit → 401 → 404/405 → JSON body (415/413/400) → validation and handler (on the worker pool
  * once the body is large) → JSON answer (422 past the answer cap, 503 past the byte budgets).
+ * POST /mcp (mcp/) takes the same path: its tools/call runs the operation as the POST does.
  */
 import Koa from 'koa';
 import { keyIndex } from './api-keys.js';
@@ -18,11 +19,12 @@ import { compressAnswers } from './middleware/compress.js';
 import { corsPreflight } from './middleware/cors.js';
 import { docsPage } from './docs-page.js';
 import { drainSignal } from './middleware/drain.js';
-import { dispatch } from './middleware/dispatch.js';
+import { dispatch, type DispatchLimits } from './middleware/dispatch.js';
 import { errors } from './middleware/errors.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { lookupRoute } from './middleware/route.js';
+import { MCP_PATH, mcpRoute } from '../mcp/route.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { notFoundMessages } from './route-hint.js';
 import type { HitStore } from './rate-limit/store.js';
@@ -69,7 +71,9 @@ export function createApp(options: AppOptions): Koa<KernelState> {
   if (options.draining) app.use(drainSignal(options.draining));
   if (config.docs.enabled) app.use(docsPage());
   app.use(corsPreflight());
-  app.use(lookupRoute(buildRoutes(options.registry)));
+  const routes = buildRoutes(options.registry);
+  routes.set(MCP_PATH, mcpRoute({ registry: options.registry, logger, version: API_VERSION }));
+  app.use(lookupRoute(routes));
   app.use(identify(keyIndex(config.auth.apiKeys)));
   app.use(
     rateLimit({
@@ -80,18 +84,21 @@ export function createApp(options: AppOptions): Koa<KernelState> {
     }),
   );
   app.use(refuseBadCredentials());
-  app.use(
-    dispatch({
-      bodyLimit: options.bodyLimit ?? BODY_LIMIT,
-      offloadBytes: config.workers.offloadBytes,
-      offloadBudgetMs: config.workers.requestBudgetMs,
-      maxAnswerBytes: config.server.maxAnswerBytes,
-      reading: new ByteBudget(config.server.readingBytes),
-      sending: new ByteBudget(config.server.sendingBytes),
-      notFoundMessage: notFoundMessages([...options.registry.operations.values()].map((operation) => operation.path), options.registry.disabledGroups),
-      logger,
-      watchdog: options.watchdog ?? new EventLoopWatchdog(config.watchdog.blockedMs, logger),
-    }),
-  );
+  app.use(dispatch(dispatchLimits(config, options.registry, logger, options.watchdog ?? new EventLoopWatchdog(config.watchdog.blockedMs, logger), options.bodyLimit)));
   return app;
+}
+
+/** The limits every request runs under, from the configuration (stdio MCP runs under them too). */
+export function dispatchLimits(config: Config, registry: Registry, logger: Logger, watchdog: EventLoopWatchdog, bodyLimit = BODY_LIMIT): DispatchLimits {
+  return {
+    bodyLimit,
+    offloadBytes: config.workers.offloadBytes,
+    offloadBudgetMs: config.workers.requestBudgetMs,
+    maxAnswerBytes: config.server.maxAnswerBytes,
+    reading: new ByteBudget(config.server.readingBytes),
+    sending: new ByteBudget(config.server.sendingBytes),
+    notFoundMessage: notFoundMessages([...registry.operations.values()].map((operation) => operation.path), registry.disabledGroups),
+    logger,
+    watchdog,
+  };
 }

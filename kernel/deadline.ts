@@ -53,6 +53,8 @@ export interface PoolRunOptions {
   readonly transfer?: boolean;
   /** A bulk job (see the SDK's RunInWorkerOptions): a large body, or an operation that chose the pool. */
   readonly bulk: boolean;
+  /** The worker function run as `(module, name, bytes, config)`, when not the plain body's (a front door's envelope). */
+  readonly worker?: { readonly module: URL; readonly name: string };
 }
 
 /**
@@ -67,7 +69,8 @@ export async function runOnPool(registered: RegisteredOperation, body: Uint8Arra
   const args = [registered.module, registered.operation.name, body, registered.config];
   const transfer = options.transfer === true ? [body.buffer as ArrayBuffer] : [];
   try {
-    return await runInWorker<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: budgetMs, signal: options.signal, transfer, bulk: options.bulk });
+    const worker = options.worker ?? { module: offloadModule, name: 'runOffloaded' };
+    return await runInWorker<Uint8Array>(worker.module, worker.name, args, { deadlineMs: budgetMs, signal: options.signal, transfer, bulk: options.bulk });
   } catch (error) {
     throw workerRefusal(error, {
       timeout: () => (inputsFault ? new UnprocessableError('input_too_complex', `The input needs more than ${budgetMs} ms of work`) : operationTimeout(registered)),

@@ -24,13 +24,22 @@ function operationOf(module: string, name: string): Promise<CompiledOperation> {
 }
 
 /**
+ * Runs operation `name` of the plugin at `module` on `input` (parsed in this worker) and returns the
+ * JSON answer as UTF-8 bytes. Front doors with an envelope of their own (MCP) pick their input out
+ * of the bytes and call this.
+ */
+export async function runParsedOffloaded(module: string, name: string, input: unknown, config: unknown): Promise<Uint8Array> {
+  const operation = await operationOf(module, name);
+  const result = await operation.run(input, { signal: neverAborted, config, now: () => new Date() });
+  return encoder.encode(JSON.stringify(result));
+}
+
+/**
  * Runs operation `name` of the plugin at `module` on the raw request body and returns the JSON
  * answer as UTF-8 bytes. SDK errors (400, 422) travel back to the kernel unchanged. The deadline is
  * the kernel's: past it this thread is terminated, so the handler needs no signal of its own here.
  */
-export async function runOffloaded(module: string, name: string, body: Uint8Array, config: unknown): Promise<Uint8Array> {
-  const operation = await operationOf(module, name);
-  const input = parseJsonObject(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
-  const result = await operation.run(input, { signal: neverAborted, config, now: () => new Date() });
-  return encoder.encode(JSON.stringify(result));
+export function runOffloaded(module: string, name: string, body: Uint8Array, config: unknown): Promise<Uint8Array> {
+  // The plugin is imported before the body is parsed, as before: a parse error still costs the import once.
+  return operationOf(module, name).then(() => runParsedOffloaded(module, name, parseJsonObject(Buffer.from(body.buffer, body.byteOffset, body.byteLength)), config));
 }

@@ -1,5 +1,6 @@
 /** The state the kernel's middleware shares on `ctx.state`. */
 import type { Middleware, ParameterizedContext } from 'koa';
+import type { DispatchLimits } from './middleware/dispatch.js';
 import type { RegisteredOperation } from './registry.js';
 
 /** A path the kernel answers. */
@@ -12,6 +13,11 @@ export interface Route {
   readonly operation?: RegisteredOperation;
   /** The precomputed JSON answer of a GET route. */
   readonly json?: string;
+  /**
+   * A front door of its own behind the kernel's checks (MCP at /mcp): it answers after
+   * authentication, the rate limit and the method check, with the kernel's limits to read and run by.
+   */
+  readonly respond?: (ctx: KernelContext, limits: DispatchLimits) => Promise<void>;
 }
 
 export interface KernelState {

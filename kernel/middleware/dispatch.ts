@@ -4,7 +4,6 @@
  * is small, on the worker pool once it is large or its plugin is a third party's (the main thread's
  * job is to move bytes) — and always within the operation's deadline.
  */
-import type { ServerResponse } from 'node:http';
 import { isToolshedError, UnprocessableError } from '@toolshed/plugin-sdk';
 import { budgetSpent, type ByteBudget } from '../byte-budget.js';
 import { OPERATION_TIMEOUT, runOnPool, withinDeadline } from '../deadline.js';
@@ -16,6 +15,15 @@ import { JSON_TYPE, type KernelContext, type KernelMiddleware } from '../types.j
 import { parseJsonObject, readJsonBytes } from './body.js';
 
 /**
+ * What a handler's abort signal follows: the HTTP response (aborted when the client goes away
+ * first), or a stand-in for a connection of another kind (stdio).
+ */
+export interface Answering {
+  once(event: 'close', listener: () => void): unknown;
+  readonly writableFinished: boolean;
+}
+
+/**
  * The handler's context. A class with a getter, not an object literal: a literal with an accessor
  * is rebuilt as a new hidden class on every request, which measured ~30 µs per request. The abort
  * signal is created only for handlers that ask for it.
@@ -24,7 +32,7 @@ class HandlerContext {
   #controller: AbortController | undefined;
   #expired = false;
   constructor(
-    private readonly res: ServerResponse,
+    private readonly res: Answering,
     readonly config: unknown,
     readonly now: () => Date,
   ) {}
@@ -74,22 +82,37 @@ function tooLarge(bytes: number, limit: number): UnprocessableError {
   return new UnprocessableError('output_too_large', `The answer would be ${bytes} bytes; at most ${limit} are sent`);
 }
 
-function runOffloaded(ctx: KernelContext, registered: RegisteredOperation, bytes: Buffer, limits: DispatchLimits): Promise<Uint8Array> {
+/**
+ * Where an operation's input comes from: the request bytes (their size decides whether the work
+ * runs on the pool, and they are moved there) and how each side turns them into the input. POST
+ * /v1 parses the body itself; a front door with an envelope (MCP) gives the input it parsed and a
+ * worker function that picks it out of the same bytes.
+ */
+export interface OperationInput {
+  readonly bytes: Buffer;
+  /** The input on the main thread. */
+  readonly parse: () => unknown;
+  /** Worker module and export run as `(module, name, bytes, config) => Uint8Array` (the answer's JSON). */
+  readonly worker?: { readonly module: URL; readonly name: string };
+}
+
+function runOffloaded(res: Answering, registered: RegisteredOperation, input: OperationInput, limits: DispatchLimits): Promise<Uint8Array> {
+  const bytes = input.bytes;
   // Move the bytes into the worker; copy first when the buffer is shared with others (a pooled slab).
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes);
-  const signal = new HandlerContext(ctx.res, undefined, () => new Date()).signal;
+  const signal = new HandlerContext(res, undefined, () => new Date()).signal;
   // A contained plugin's small request is no bulk job: it must not wait behind the large ones.
   const bulk = !registered.contained || bytes.byteLength > limits.offloadBytes;
-  return runOnPool(registered, own, { requestBudgetMs: limits.offloadBudgetMs, signal, transfer: true, bulk });
+  return runOnPool(registered, own, { requestBudgetMs: limits.offloadBudgetMs, signal, transfer: true, bulk, worker: input.worker });
 }
 
 /** Runs the operation on the main thread, within its deadline, timing its synchronous parts. */
-async function runHere(ctx: KernelContext, registered: RegisteredOperation, bytes: Buffer, limits: DispatchLimits, now: () => Date): Promise<string> {
+async function runHere(res: Answering, registered: RegisteredOperation, input: OperationInput, limits: DispatchLimits, requestId: string, now: () => Date): Promise<string> {
   const { watchdog } = limits;
-  const running = watchdog.begin(registered.operation.id, ctx.state.requestId);
+  const running = watchdog.begin(registered.operation.id, requestId);
   try {
-    const context = new HandlerContext(ctx.res, registered.config, now);
-    const pending = watchdog.timed(running, () => registered.operation.run(parseJsonObject(bytes), context));
+    const context = new HandlerContext(res, registered.config, now);
+    const pending = watchdog.timed(running, () => registered.operation.run(input.parse(), context));
     const result = await withinDeadline(pending, registered, () => context.expire());
     return watchdog.timed(running, () => JSON.stringify(result));
   } finally {
@@ -98,13 +121,64 @@ async function runHere(ctx: KernelContext, registered: RegisteredOperation, byte
 }
 
 /**
- * Sets the answer and returns the bytes it holds against the sending budget (given back when the
- * response closes).
+ * Runs an operation the way every front door must: validation, handler and response check, on the
+ * worker pool once the input is large. Returns the answer's JSON (a string from the main thread,
+ * UTF-8 bytes from the pool), not yet checked against the answer cap.
  */
-function answer(ctx: KernelContext, body: string | Uint8Array, limits: DispatchLimits): number {
+export async function runOperation(
+  res: Answering,
+  registered: RegisteredOperation,
+  input: OperationInput,
+  limits: DispatchLimits,
+  requestId = '',
+  now: () => Date = () => new Date(),
+): Promise<string | Uint8Array> {
+  const offload = registered.offload === 'always' || (registered.offload === 'auto' && input.bytes.length > limits.offloadBytes);
+  try {
+    if (!offload) return await runHere(res, registered, input, limits, requestId, now);
+    // While the answers being sent already fill their budget, a large request is refused before its work, not after.
+    if (limits.sending.inUse >= limits.sending.limit) throw budgetSpent('sending', false);
+    return await runOffloaded(res, registered, input, limits);
+  } catch (error) {
+    // The operator's way to the culprit: which operation, which request; never the body.
+    if (isToolshedError(error) && error.code === OPERATION_TIMEOUT) {
+      limits.logger.warn({ operation: registered.operation.id, requestId, deadlineMs: registered.deadlineMs, pool: offload }, 'operation deadline passed');
+    }
+    throw error;
+  }
+}
+
+/** The size of an answer in bytes, refused with 422 output_too_large past the cap. */
+export function checkedAnswerSize(body: string | Uint8Array, maxAnswerBytes: number): number {
   // A string's UTF-8 size is at most three bytes per code unit; count exactly only near the cap.
-  const bytes = typeof body === 'string' ? (body.length * 3 <= limits.maxAnswerBytes ? body.length : Buffer.byteLength(body)) : body.byteLength;
-  if (bytes > limits.maxAnswerBytes) throw tooLarge(bytes, limits.maxAnswerBytes);
+  const bytes = typeof body === 'string' ? (body.length * 3 <= maxAnswerBytes ? body.length : Buffer.byteLength(body)) : body.byteLength;
+  if (bytes > maxAnswerBytes) throw tooLarge(bytes, maxAnswerBytes);
+  return bytes;
+}
+
+/**
+ * Reads an operation request's JSON bytes (415/413/503) against the reading budget; both budgets,
+ * the bytes read and the answer sent, are given back when the response closes. `sent` reports the
+ * bytes the answer holds at that moment.
+ */
+export async function readRequestBytes(ctx: KernelContext, limits: DispatchLimits, sent: () => number): Promise<Buffer> {
+  const bytes = await readJsonBytes(ctx.req, limits.bodyLimit, limits.reading);
+  const held = bytes.length;
+  // One listener gives back both budgets: the body read and the answer sent.
+  ctx.res.once('close', () => {
+    limits.reading.give(held);
+    const sending = sent();
+    if (sending > 0) limits.sending.give(sending);
+  });
+  return bytes;
+}
+
+/**
+ * Sets the answer and returns the bytes it holds against the sending budget (given back when the
+ * response closes). `capped` is false for an envelope whose operation answer was checked already.
+ */
+export function answer(ctx: KernelContext, body: string | Uint8Array, limits: DispatchLimits, capped = true): number {
+  const bytes = checkedAnswerSize(body, capped ? limits.maxAnswerBytes : Number.MAX_SAFE_INTEGER);
   if (!limits.sending.tryTake(bytes)) throw budgetSpent('sending', false);
   ctx.res.setHeader('Content-Type', JSON_TYPE);
   ctx.body = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
@@ -125,27 +199,14 @@ export function dispatch(limits: DispatchLimits, now: () => Date = () => new Dat
       ctx.body = route.json;
       return;
     }
-    const registered = route.operation!;
-    const bytes = await readJsonBytes(ctx.req, limits.bodyLimit, limits.reading);
-    const held = bytes.length;
-    let sent = 0;
-    // One listener gives back both budgets: the body read and the answer sent.
-    ctx.res.once('close', () => {
-      limits.reading.give(held);
-      if (sent > 0) limits.sending.give(sent);
-    });
-    const offload = registered.offload === 'always' || (registered.offload === 'auto' && held > limits.offloadBytes);
-    // While the answers being sent already fill their budget, a large request is refused before its work, not after.
-    if (offload && limits.sending.inUse >= limits.sending.limit) throw budgetSpent('sending', false);
-    try {
-      sent = answer(ctx, offload ? await runOffloaded(ctx, registered, bytes, limits) : await runHere(ctx, registered, bytes, limits, now), limits);
-    } catch (error) {
-      // The operator's way to the culprit: which operation, which request; never the body.
-      if (isToolshedError(error) && error.code === OPERATION_TIMEOUT) {
-        limits.logger.warn({ operation: registered.operation.id, requestId: ctx.state.requestId, deadlineMs: registered.deadlineMs, pool: offload }, 'operation deadline passed');
-      }
-      throw error;
+    if (route.respond !== undefined) {
+      await route.respond(ctx, limits);
+      return next();
     }
+    const registered = route.operation!;
+    let sent = 0;
+    const bytes = await readRequestBytes(ctx, limits, () => sent);
+    sent = answer(ctx, await runOperation(ctx.res, registered, { bytes, parse: () => parseJsonObject(bytes) }, limits, ctx.state.requestId, now), limits);
     await next();
   };
 }

@@ -11,6 +11,13 @@ import { JSON_TYPE, type KernelContext, type KernelMiddleware } from '../types.j
 
 const exposedHeaders = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id';
 
+/** The error line of a failure that is no refusal (a bug, answered as 500): type and stack, nothing of the input. */
+export function logFailure(logger: Logger, requestId: string | undefined, operation: string | undefined, error: unknown): void {
+  // A plugin that broke its manifest says where (code, JSON Pointers); nothing of the input.
+  const fault = contractFaultOf(error);
+  logger.error({ requestId, operation, error: describeFailure(error), ...(fault ? { fault } : {}) }, 'request failed');
+}
+
 function translate(ctx: KernelContext, error: unknown, logger: Logger): void {
   if (isToolshedError(error)) {
     ctx.status = error.status;
@@ -20,9 +27,7 @@ function translate(ctx: KernelContext, error: unknown, logger: Logger): void {
   } else {
     ctx.status = 500;
     ctx.body = JSON.stringify({ error: { code: 'internal_error', message: 'An internal error occurred; the request id identifies it in the log' } });
-    // A plugin that broke its manifest says where (code, JSON Pointers); nothing of the input.
-    const fault = contractFaultOf(error);
-    logger.error({ requestId: ctx.state.requestId, operation: ctx.state.route?.operation?.operation.id, error: describeFailure(error), ...(fault ? { fault } : {}) }, 'request failed');
+    logFailure(logger, ctx.state.requestId, ctx.state.route?.operation?.operation.id, error);
   }
   ctx.res.setHeader('Content-Type', JSON_TYPE);
 }

@@ -61,6 +61,13 @@ export interface OperationDefinition<Body extends TObject = TObject, Response ex
   /** True when the handler calls an upstream service and may answer 502/504. */
   readonly upstream?: boolean;
   /**
+   * False when the same body can give a different answer: the handler draws random values or reads
+   * the clock (`context.now()`). Left out, the answer is a function of the body alone, unless
+   * `upstream` is set. Agents read it (the MCP tool's `idempotentHint`) to know whether an answer
+   * may be reused.
+   */
+  readonly deterministic?: boolean;
+  /**
    * Where the kernel runs the request's work (parse, validate, handler, serialize). `auto` (the
    * default): on the shared worker pool when the body is larger than the operator's
    * `workers.offloadBytes`, else on the main thread. `always`: on the pool at any size (costly work
@@ -191,6 +198,7 @@ function operationProblems(name: string, operation: unknown, pluginCodes: unknow
   const problems: string[] = errorListProblems(where, operation.errors, pluginCodes);
   if (typeof operation.summary !== 'string' || operation.summary === '') problems.push(`${where}: summary is missing`);
   if (typeof operation.handler !== 'function') problems.push(`${where}: handler is not a function`);
+  if (operation.deterministic !== undefined && typeof operation.deterministic !== 'boolean') problems.push(`${where}: deterministic must be true or false`);
   if (operation.offload !== undefined && !['auto', 'always', 'never'].includes(operation.offload as string)) {
     problems.push(`${where}: offload must be "auto", "always" or "never"`);
   }

@@ -166,6 +166,11 @@ describe('checkPlugin()', () => {
     ]);
   });
 
+  it('takes deterministic as true or false only', () => {
+    const operation = (deterministic: unknown) => ({ ...plugin.operations.upper, deterministic });
+    assert.deepEqual(checkPlugin({ ...plugin, operations: { a: operation(false), b: operation(true), c: operation('no') } }), ['operation "c": deterministic must be true or false']);
+  });
+
   it('refuses a plugin that needs another SDK major', () => {
     assert.deepEqual(checkPlugin({ ...plugin, sdk: '^2.0.0' }, '1.0.0'), ['the plugin needs SDK ^2.0.0, this kernel has 1.0.0']);
     assert.deepEqual(checkPlugin(plugin, '1.4.0'), []);

@@ -16,6 +16,7 @@ export default definePlugin({
   operations: {
     explain: defineOperation({
       summary: 'Normalize, describe and schedule a cron expression',
+      deterministic: false, // the next runs count from now when `from` is left out
       description:
         'Five fields (minute hour day-of-month month day-of-week; `*`, numbers, names, `a-b`, `*/s`, `a-b/s`, lists) ' +
         'or @yearly @annually @monthly @weekly @daily @midnight @hourly. When day-of-month and day-of-week are ' +

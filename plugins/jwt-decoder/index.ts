@@ -54,6 +54,7 @@ export default definePlugin({
   operations: {
     decode: defineOperation({
       summary: 'Decode a JWT without verifying it',
+      deterministic: false, // the token status (expired, not yet valid) depends on the clock
       errors: ['invalid_token'],
       description: 'Exactly three dot-separated parts. Time claims that are not numbers are left out of `times` and ignored by `status`.',
       body: Type.Object({ token }, closed),
@@ -74,6 +75,7 @@ export default definePlugin({
     }),
     verify: defineOperation({
       summary: 'Verify the signature of a JWT',
+      deterministic: false, // the token status (expired, not yet valid) depends on the clock
       errors: ['invalid_token', 'invalid_key', 'key_mismatch', 'key_not_found', 'unsupported_algorithm'],
       description:
         '`valid` says only whether the signature matches; expiry is in `status`. The key is an HMAC secret, a PEM public ' +

@@ -27,6 +27,7 @@ export default definePlugin({
   operations: {
     password: defineOperation({
       summary: 'Generate random passwords',
+      deterministic: false, // random
       description:
         `Each selected class appears at least once; every such password is equally likely. Symbols: \`${SYMBOLS}\` ` +
         `(the 32 ASCII punctuation characters). excludeAmbiguous removes \`${AMBIGUOUS}\`. ` +
@@ -65,6 +66,7 @@ export default definePlugin({
     }),
     passphrase: defineOperation({
       summary: "Generate Diceware passphrases from EFF's large word list",
+      deterministic: false, // random
       description:
         "Words are drawn independently from EFF's large word list (7776 words, log2(7776) ≈ 12.925 bits each; " +
         'https://www.eff.org/dice, CC BY 3.0 US, by the Electronic Frontier Foundation). includeNumber appends one ' +

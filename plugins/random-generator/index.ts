@@ -19,6 +19,7 @@ export default definePlugin({
   operations: {
     numbers: defineOperation({
       summary: 'Random integers in [min, max]',
+      deterministic: false, // random
       errors: ['range_too_small'],
       description: 'Uniform (no modulo bias) over the whole range, which may span ±(2^53 − 1). min > max is a 400.',
       body: Type.Object(
@@ -37,6 +38,7 @@ export default definePlugin({
     }),
     dice: defineOperation({
       summary: 'Roll dice',
+      deterministic: false, // random
       errors: [],
       body: Type.Object(
         {
@@ -54,6 +56,7 @@ export default definePlugin({
     }),
     coins: defineOperation({
       summary: 'Flip fair coins',
+      deterministic: false, // random
       errors: [],
       body: Type.Object({ count: Type.Integer({ minimum: 1, maximum: 1000, default: 1, description: 'How many coins' }) }, closed),
       response: Type.Object(
@@ -72,6 +75,7 @@ export default definePlugin({
     }),
     pick: defineOperation({
       summary: 'Draw distinct items (without replacement)',
+      deterministic: false, // random
       errors: ['not_enough_items', 'output_too_large'],
       description: `Items are drawn by position: a value listed twice can be drawn twice. ${capNote}`,
       body: Type.Object(
@@ -87,6 +91,7 @@ export default definePlugin({
     }),
     shuffle: defineOperation({
       summary: 'Shuffle a list',
+      deterministic: false, // random
       errors: ['output_too_large'],
       description: `Every order is equally likely (Fisher–Yates). ${capNote}`,
       body: Type.Object({ items: itemList }, closed),
@@ -96,6 +101,7 @@ export default definePlugin({
     }),
     teams: defineOperation({
       summary: 'Split a list into random teams',
+      deterministic: false, // random
       errors: ['output_too_large'],
       description:
         'The items are shuffled and dealt round-robin: team sizes differ by at most one, the first teams take the ' +

@@ -97,6 +97,7 @@ export default definePlugin({
   operations: {
     convert: defineOperation({
       summary: 'Convert a Unix timestamp or a date string to ISO 8601, RFC 2822, local time, Unix units and relative text',
+      deterministic: false, // "now" and relative answers read the clock
       description:
         'A number or a string of digits is a Unix timestamp; with `unit` `auto` its magnitude picks the unit (|n| < 1e11 s, ' +
         '< 1e14 ms, < 1e17 µs, else ns). Digit strings are exact at any size; a fractional number is taken as the decimal it ' +

@@ -15,6 +15,7 @@ export default definePlugin({
   operations: {
     generate: defineOperation({
       summary: 'Generate UUIDs (v4 random, v7 time-ordered) or ULIDs',
+      deterministic: false, // random and time-based ids
       errors: [],
       description:
         'v4 comes from `crypto.randomUUID`. v7 (RFC 9562) carries the clock in milliseconds and a 12-bit counter in ' +

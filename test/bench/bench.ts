@@ -7,6 +7,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { digestApiKey, generateApiKey } from '../../kernel/api-keys.js';
 import { largeCases, runLargeScenario, runSmallScenario, smallCases } from './load-scenarios.js';
+import { mcpCases, runMcpScenario } from './mcp-scenario.js';
 import { runMemoryScenario } from './memory.js';
 import { SCENARIOS, parseOptions, type Scenario } from './options.js';
 import { placeProcesses, startServer, type ServerKind, type ServerProcess } from './processes.js';
@@ -44,8 +45,8 @@ const loadScenarios = (['a', 'b', 'c'] as const).filter(want);
 const plan = { rounds: options.rounds, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
 const running: ServerProcess[] = [];
 try {
-  if (loadScenarios.length > 0) {
-    const kinds: ServerKind[] = want('a') || want('b') ? ['raw', 'fastify', 'koa', 'toolshed'] : ['raw', 'fastify', 'toolshed'];
+  if (loadScenarios.length > 0 || want('m')) {
+    const kinds: ServerKind[] = want('a') || want('b') ? ['raw', 'fastify', 'koa', 'toolshed'] : loadScenarios.length > 0 ? ['raw', 'fastify', 'toolshed'] : ['toolshed'];
     for (const kind of kinds) running.push(await startServer(kind, placement, serverEnv));
   }
   if (want('a')) report('a', await runSmallScenario(title('a'), running, smallCases(keyed, options.connections), plan));
@@ -55,6 +56,8 @@ try {
     const large = running.filter((server) => server.kind !== 'koa');
     report('c', await runLargeScenario(title('c'), large, largeCases(keyed), { ...plan, seconds: options.largeSeconds }));
   }
+  const toolshed = running.find((server) => server.kind === 'toolshed');
+  if (want('m') && toolshed) report('m', await runMcpScenario(title('m'), toolshed, mcpCases(keyed, options.connections), plan));
 } finally {
   await Promise.all(running.map((server) => server.stop()));
 }

@@ -13,6 +13,7 @@ export const SCENARIOS = {
   d: 'cold start and first requests',
   e: 'memory',
   f: 'a third-party plugin on the worker pool (the default) against the same plugin trusted on the main thread',
+  m: 'MCP tools/call against the same POST (issue 23)',
 } as const;
 export type Scenario = keyof typeof SCENARIOS;
 
