@@ -1,7 +1,8 @@
 /**
  * The middleware order, nothing else. Read top to bottom, it is the story of a request:
  * metrics when enabled (answers GET /metrics, counts every other answer) →
- * errors and access log → request id → the browser page (GET / and /docs, when enabled) →
+ * errors and access log → request id → the browser pages (the tool pages at / and /tools/…, the
+ * reference at /docs, when enabled) →
  * CORS preflight → route lookup → identify the key →
  * rate limit → 401 → 404/405 → JSON body (415/413/400) → validation and handler (on the worker pool
  * once the body is large) → JSON answer (422 past the answer cap, 503 past the byte budgets).
@@ -22,6 +23,7 @@ import { requestId } from './middleware/request-id.js';
 import { lookupRoute } from './middleware/route.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { notFoundMessages } from './route-hint.js';
+import { toolPages } from '../tool-pages/serve.js';
 import type { HitStore } from './rate-limit/store.js';
 import type { Registry } from './registry.js';
 import type { KernelMiddleware, KernelState, Route } from './types.js';
@@ -57,6 +59,7 @@ export function createApp(options: AppOptions): Koa<KernelState> {
   if (options.metrics) app.use(options.metrics);
   app.use(errors(logger));
   app.use(requestId());
+  if (config.docs.enabled && config.docs.toolPages) app.use(toolPages(buildOpenApiDocument(options.registry, API_VERSION)));
   if (config.docs.enabled) app.use(docsPage());
   app.use(corsPreflight());
   app.use(lookupRoute(buildRoutes(options.registry)));
