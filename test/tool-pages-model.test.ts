@@ -59,7 +59,7 @@ describe('body schema → form', () => {
     assert.deepEqual(content.branches.map((branch) => roughlyMatches(branch.schema, { type: 'email', to: 'a@example.com' })), [false, false, false, true]);
   });
 
-  it('gives strings bounded to 200 characters a line and unbounded ones a text area', () => {
+  it('gives strings bounded to 1,000 characters a line and unbounded ones a text area', () => {
     const dark = member(qrForm, 'dark');
     assert.deepEqual(dark.kind === 'text' && [dark.multiline, dark.maxLength], [false, 100]);
     const text = member(formOf(schemas(qr, 'text').body), 'text');
@@ -139,9 +139,9 @@ describe('answer → view', () => {
 
   it('shows multi-line text as code, maps with their own keys, nothing as empty', () => {
     const schema: Schema = { type: 'object', properties: { json: { type: 'string' }, rates: { type: 'object', additionalProperties: { type: 'number' } }, gps: { anyOf: [{ type: 'object' }, { type: 'null' }] } } };
-    const view = viewOf(schema, { json: '{\n  "a": 1\n}', rates: { USD: 1.0842 }, gps: null });
-    assert.deepEqual(kinds(view), ['json:code', 'rates:record', 'gps:empty']);
-    assert.equal(textOf(view), 'Json: {\n  "a": 1\n}\nRates: USD: 1.0842\nGps: ');
+    const view = viewOf({ ...schema, properties: { ...schema.properties, other: { type: 'array', items: { type: 'string' } } } }, { json: '{\n  "a": 1\n}', rates: { USD: 1.0842 }, gps: null, other: [] });
+    assert.deepEqual(kinds(view), ['json:code', 'rates:record', 'gps:empty', 'other:empty']);
+    assert.equal(textOf(view), 'Json: {\n  "a": 1\n}\nRates: USD: 1.0842\nGps: \nOther: ');
   });
 });
 

@@ -217,9 +217,10 @@ function choicesControl(field: Field & { kind: 'choices' }, marks: FieldMarks): 
 function listControl(field: Field & { kind: 'list' }, marks: FieldMarks): Control {
   const items: { control: Control; row: HTMLElement }[] = [];
   const rows = h('ol', { class: 'list-items' });
-  const add = h('button', { type: 'button', class: 'secondary' }, `Add ${field.item.label.toLowerCase()}`);
+  const add = h('button', { type: 'button', class: 'secondary', 'aria-label': `Add an item to ${field.label.toLowerCase()}` }, 'Add an item');
   const append = (value: Json | undefined): void => {
-    const control = controlOf({ ...field.item, label: `${field.label} item ${items.length + 1}` }, marks);
+    // An empty item is left out, so no item is itself required.
+    const control = controlOf({ ...field.item, label: `${field.label} item ${items.length + 1}`, required: false }, marks);
     const remove = h('button', { type: 'button', class: 'secondary', 'aria-label': `Remove ${field.label.toLowerCase()} item ${items.length + 1}` }, 'Remove');
     const row = h('li', {}, control.element, remove);
     const entry = { control, row };

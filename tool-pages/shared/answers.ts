@@ -54,7 +54,7 @@ function columnsOf(schema: Schema | undefined, rows: Record<string, Json>[]): { 
 
 /** How `value`, an instance of `schema`, is shown. */
 export function viewOf(schema: Schema | undefined, value: Json | undefined): View {
-  if (value === undefined || value === null) return { kind: 'empty' };
+  if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return { kind: 'empty' };
   if (typeof value === 'string') {
     const mediaType = schema?.contentMediaType;
     if (schema?.contentEncoding === 'base64') return { kind: 'file', mediaType: mediaType ?? 'application/octet-stream', base64: value };

@@ -6,7 +6,7 @@
 import { alternativesOf, humanize, literalsOf, pointerSegment, typeOf, type Json, type Schema } from './schema.js';
 
 /** Strings allowed more characters than this (or unbounded) get a text area. */
-export const SINGLE_LINE_MAX = 200;
+export const SINGLE_LINE_MAX = 1000;
 
 interface Common {
   /** JSON Pointer of the value in the body: how a 400's `details` find the field. */
