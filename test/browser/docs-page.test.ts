@@ -53,7 +53,7 @@ after(async () => {
 
 describe('the browser page at /docs', () => {
   it('answers "Try it out" with the first example of every operation, showing the answer', async () => {
-    await page.goto(`${service.url}/`);
+    await page.goto(`${service.url}/docs`);
     await page.locator('.opblock').first().waitFor();
     assert.equal(await page.locator('.authorize').count(), 0, 'no field for an API key');
     const operations = [...service.registry.operations.values()];
