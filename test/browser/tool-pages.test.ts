@@ -76,11 +76,13 @@ after(async () => {
   await feed?.close();
 });
 
-/** Runs the form and resolves with the JSON body the page sent. */
+/** Runs the form and resolves with the JSON body the page sent, anonymous (the pages never ask for a key). */
 async function run(path: string): Promise<unknown> {
   const sent = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === path);
   await page.locator('button[type=submit]').click();
-  return JSON.parse((await sent).postData() ?? 'null') as unknown;
+  const request = await sent;
+  assert.equal(request.headers().authorization, undefined, `${path} went out without a key`);
+  return JSON.parse(request.postData() ?? 'null') as unknown;
 }
 
 /** Every member of `expected`, at any depth, is in `actual` with the same value (the form may add defaults). */
