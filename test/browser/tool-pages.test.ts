@@ -6,17 +6,15 @@
 // 127.0.0.1, the page may break none of its policy and its script may throw nothing.
 // Screenshots of every tool page with its answer go to test-artifacts/tool-pages/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import jsqr from 'jsqr';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import exif from '../../plugins/exif-viewer/index.js';
 import qr from '../../plugins/qr-code-generator/index.js';
-import { zoneAnswering, startResolver, type FakeResolver, type PresentedLookup } from '../../plugins/dns-lookup/fake-resolver.js';
-import { startFeed, type FakeFeed } from '../../plugins/currency-converter/fake-feed.js';
-import { builtinPluginDir } from '../../kernel/server.js';
-import { externalPlugins, startTestService, type TestService } from '../support/service.js';
+import { launchChromium, startServiceWithFakeUpstreams } from '../support/browser.js';
+import { externalPlugins, type TestService } from '../support/service.js';
 
 // The callbacks handed to page.evaluate run in the page, but this file is compiled without the DOM
 // library (it is Node code): the page globals they use are declared here, untyped.
@@ -25,7 +23,6 @@ declare const document: any;
 declare const DataTransfer: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-const CHROMIUM = '/usr/bin/chromium';
 const artifacts = new URL('../../../test-artifacts/tool-pages/', import.meta.url);
 const exifFixtures = new URL('../../../plugins/exif-viewer/fixtures/', import.meta.url);
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -33,8 +30,6 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 const jsQR = jsqr.default;
 
 let service: TestService;
-let resolver: FakeResolver;
-let feed: FakeFeed;
 let browser: Browser;
 let page: Page;
 const requested = new Set<string>();
@@ -42,26 +37,11 @@ const violations: string[] = [];
 const thrown: string[] = [];
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
-  // The upstream groups get local fakes holding what their first example needs.
-  const dns = (await import('../../plugins/dns-lookup/index.js')).default;
-  resolver = await startResolver(zoneAnswering(dns.operations.lookup!.examples[0]!.response as PresentedLookup));
-  feed = await startFeed();
-  service = await startTestService(
-    {
-      dns: { resolvers: { cloudflare: resolver.url, google: resolver.url } },
-      currency: { ratesUrl: feed.url },
-      // greeting comes from a plugin folder, the way a third party's plugin is loaded.
-      plugins: { dirs: [externalPlugins], disabled: ['kernel-probe'] },
-    },
-    { builtinDir: builtinPluginDir },
-  );
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  // greeting comes from a plugin folder, the way a third party's plugin is loaded.
+  service = await startServiceWithFakeUpstreams({ plugins: { dirs: [externalPlugins], disabled: ['kernel-probe'] } });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-  page.setDefaultTimeout(30_000);
+  page.setDefaultTimeout(60_000);
   page.on('request', (request) => requested.add(new URL(request.url()).origin));
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
@@ -72,8 +52,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await service?.stop();
-  await resolver?.close();
-  await feed?.close();
 });
 
 /** Runs the form and resolves with the JSON body the page sent, anonymous (the pages never ask for a key). */
