@@ -217,6 +217,19 @@ describe('the tool pages in a browser', () => {
     assert.equal(await content.locator('> .field-error').innerText(), 'does not match any of the allowed forms');
   });
 
+  it('colours a side-by-side diff and says each changed row in words too', async () => {
+    // The example: line 1 changed (brown → red), line 2 the same, line 3 added on the right.
+    await page.goto(`${service.url}/tools/text-diff/lines`);
+    await page.locator('button.example').first().click();
+    await run('/v1/text-diff/lines');
+    const rows = page.locator('.answer table.diff tbody tr');
+    await rows.first().waitFor();
+    assert.deepEqual(await rows.evaluateAll((found) => found.map((row) => (row as { className: string }).className)), ['diff-mod', 'diff-same', 'diff-add']);
+    assert.deepEqual(await page.locator('.answer table.diff td .offscreen').allTextContents(), ['changed: ', 'changed: ', 'added: ']);
+    assert.deepEqual(await page.locator('.answer table.diff del').allTextContents(), ['brown']);
+    assert.deepEqual(await page.locator('.answer table.diff ins').allTextContents(), ['red']);
+  });
+
   it('gives a folder plugin its own page, usable by keyboard alone', async () => {
     await page.goto(`${service.url}/`);
     assert.equal(await page.locator('#group-greeting a[href="/tools/greeting/hello"]').count(), 1);

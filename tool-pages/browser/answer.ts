@@ -25,7 +25,13 @@ function extensionOf(bytes: Uint8Array, mediaType: string): string {
 }
 
 const diffPart = (part: DiffPart): HTMLElement => (part.type === 'add' ? h('ins', {}, part.value) : part.type === 'del' ? h('del', {}, part.value) : h('span', {}, part.value));
-const diffText = (side: DiffSide | undefined): (Node | string)[] => (side === undefined ? [] : side.parts ? side.parts.map(diffPart) : [side.text]);
+/** A row's change in words for screen readers; sighted readers see it as colour. */
+const CHANGES: Record<string, string> = { mod: 'changed', del: 'removed', add: 'added' };
+function diffText(side: DiffSide | undefined, type: string): (Node | string)[] {
+  if (side === undefined) return [];
+  const said = CHANGES[type] ? [h('span', { class: 'offscreen' }, `${CHANGES[type]}: `)] : [];
+  return [...said, ...(side.parts ? side.parts.map(diffPart) : [side.text])];
+}
 
 /** Draws `view`; `compact` (inside tables) leaves out copy buttons. */
 export function render(view: View, label: string, context: AnswerContext, compact = false): HTMLElement {
@@ -57,7 +63,7 @@ export function render(view: View, label: string, context: AnswerContext, compac
           { class: 'diff' },
           h('caption', { class: 'offscreen' }, `${label}: left and right side by side`),
           h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'Left'), h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'Right'))),
-          h('tbody', {}, ...view.rows.map((row) => h('tr', { class: `diff-${row.type}` }, h('td', { class: 'no' }, String(row.left?.no ?? '')), h('td', { class: 'left' }, ...diffText(row.left)), h('td', { class: 'no' }, String(row.right?.no ?? '')), h('td', { class: 'right' }, ...diffText(row.right))))),
+          h('tbody', {}, ...view.rows.map((row) => h('tr', { class: `diff-${row.type}` }, h('td', { class: 'no' }, String(row.left?.no ?? '')), h('td', { class: 'left' }, ...diffText(row.left, row.type)), h('td', { class: 'no' }, String(row.right?.no ?? '')), h('td', { class: 'right' }, ...diffText(row.right, row.type))))),
         ),
       );
     case 'table':
