@@ -15,9 +15,11 @@ COPY plugin-sdk/src plugin-sdk/src
 COPY kernel kernel
 COPY cli cli
 COPY mcp mcp
+COPY tool-pages tool-pages
 COPY plugins plugins
-# npm run build's bundle steps: TypeBox into the SDK, each built-in plugin into one file.
-COPY scripts/bundle-typebox.mjs scripts/bundle-plugins.mjs scripts/
+# npm run build's bundle steps: TypeBox into the SDK, each built-in plugin into one file, the tool
+# pages' script and stylesheet.
+COPY scripts/bundle-typebox.mjs scripts/bundle-plugins.mjs scripts/bundle-tool-pages.mjs scripts/
 RUN npm run build && find dist plugin-sdk/dist -name '*.test.*' -delete && rm -rf plugin-sdk/dist/fixtures
 
 # Runtime: production dependencies only, the compiled code and the default configuration.
@@ -36,6 +38,7 @@ COPY --from=build /app/plugin-sdk/dist plugin-sdk/dist
 COPY --from=build /app/dist/kernel dist/kernel
 COPY --from=build /app/dist/cli dist/cli
 COPY --from=build /app/dist/mcp dist/mcp
+COPY --from=build /app/dist/tool-pages dist/tool-pages
 COPY --from=build /app/dist/plugins dist/plugins
 COPY config config
 # Everything above belongs to root; the service runs as the image's unprivileged `node` user

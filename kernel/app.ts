@@ -2,7 +2,7 @@
  * The middleware order, nothing else. Read top to bottom, it is the story of a request:
  * metrics when enabled (answers GET /metrics, counts every other answer) →
  * errors and access log → compression (answers of 1 KiB and more) → request id → draining (after SIGTERM) →
- * the browser page (GET / and /docs, when enabled) →
+ * the browser pages (the tool pages at / and /tools/…, the reference at /docs, when enabled) →
  * CORS preflight → route lookup → identify the key →
  * rate limit → 401 → 404/405 → JSON body (415/413/400) → validation and handler (on the worker pool
  * once the body is large) → JSON answer (422 past the answer cap, 503 past the byte budgets).
@@ -27,6 +27,7 @@ import { lookupRoute } from './middleware/route.js';
 import { MCP_PATH, mcpRoute } from '../mcp/route.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { notFoundMessages } from './route-hint.js';
+import { toolPages } from '../tool-pages/serve.js';
 import type { HitStore } from './rate-limit/store.js';
 import type { Registry } from './registry.js';
 import type { KernelMiddleware, KernelState, Route } from './types.js';
@@ -69,6 +70,7 @@ export function createApp(options: AppOptions): Koa<KernelState> {
   app.use(compressAnswers());
   app.use(requestId());
   if (options.draining) app.use(drainSignal(options.draining));
+  if (config.docs.enabled && config.docs.toolPages) app.use(toolPages(buildOpenApiDocument(options.registry, API_VERSION)));
   if (config.docs.enabled) app.use(docsPage());
   app.use(corsPreflight());
   const routes = buildRoutes(options.registry);

@@ -84,8 +84,9 @@ export const CoreConfigSchema = Type.Object(
     ),
     // GET /metrics (Prometheus); off, the path is an unknown one (404).
     metrics: Type.Object({ enabled: Type.Boolean({ default: false }) }, section),
-    // GET /docs (the interactive reference) and GET / → /docs; off, both are unknown paths (404).
-    docs: Type.Object({ enabled: Type.Boolean({ default: true }) }, section),
+    // GET /docs (the interactive reference); off, it and every tool page are unknown paths (404).
+    // toolPages: GET / (the list of tools) and /tools/<group>/<operation>; off, GET / → /docs.
+    docs: Type.Object({ enabled: Type.Boolean({ default: true }), toolPages: Type.Boolean({ default: true }) }, section),
     log: Type.Object(
       { level: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }) },
       section,

@@ -1,6 +1,6 @@
 /**
  * GET /docs: the interactive API reference (swagger-ui, from the swagger-ui-dist package's own files,
- * read once at start-up), and GET / → /docs. Everything the page loads comes from this service:
+ * read once at start-up), and GET / → /docs when the tool pages (tool-pages/) are off. Everything the page loads comes from this service:
  * no CDN, no validator call (`validatorUrl: null`), no inline script, so a strict
  * Content-Security-Policy holds. The page offers no field for an API key (keys stay off browser
  * code, as the contract asks): the authorize buttons are removed by a swagger-ui plugin, and
@@ -65,7 +65,7 @@ export function docsAssets(): ReadonlyMap<string, Asset> {
   ]);
 }
 
-/** Answers GET/HEAD of the page's files and redirects `/` to it; everything else goes on. */
+/** Answers GET/HEAD of the page's files and redirects `/` to it (the tool pages answer `/` first when on); everything else goes on. */
 export function docsPage(assets: ReadonlyMap<string, Asset> = docsAssets()): KernelMiddleware {
   return function serveDocs(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();

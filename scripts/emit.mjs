@@ -1,6 +1,7 @@
-// `npm start`'s build: emits the JavaScript of the kernel, the command line, the built-in plugins and
-// the SDK with esbuild, file by file into the same places `tsc -b` writes, in about a second instead
-// of the half minute a type-checking build takes. Type checking belongs to the test command (`tsc -b`).
+// `npm start`'s build: emits the JavaScript of the kernel, the command line, the MCP front door, the
+// tool pages, the built-in plugins and the SDK with esbuild, file by file into the same places
+// `tsc -b` writes, in about a second instead of the half minute a type-checking build takes. Type
+// checking belongs to the test command (`tsc -b`).
 // esbuild transpiles each file on its own; the code relies on nothing that needs the whole program
 // (no namespaces, no cross-file const enum inlining), and tsc's output is the same module graph.
 // Paths are taken from this file, not the working directory: bin/toolshed.js runs it from anywhere.
@@ -14,7 +15,7 @@ const ignore = ['**/*.test.ts', '**/*.d.ts', '**/fixtures/**', 'plugin-sdk/src/t
 const options = { format: 'esm', platform: 'node', target: 'node20', sourcemap: 'linked', logLevel: 'warning', absWorkingDir: root };
 const trees = [
   { outdir: 'plugin-sdk/dist', outbase: 'plugin-sdk/src', patterns: ['plugin-sdk/src/**/*.ts'] },
-  { outdir: 'dist', outbase: '.', patterns: ['kernel/**/*.ts', 'cli/**/*.ts', 'plugins/**/*.ts'] },
+  { outdir: 'dist', outbase: '.', patterns: ['kernel/**/*.ts', 'cli/**/*.ts', 'mcp/**/*.ts', 'tool-pages/**/*.ts', 'plugins/**/*.ts'] },
 ];
 for (const tree of trees) {
   const entryPoints = await fg(tree.patterns, { ignore, cwd: root });
@@ -22,5 +23,6 @@ for (const tree of trees) {
 }
 await import('./bundle-typebox.mjs');
 await import('./bundle-plugins.mjs');
+await import('./bundle-tool-pages.mjs');
 // tsc -b must not take these files for its own output: without its build info it rebuilds in full.
-await Promise.all(['tsconfig.tsbuildinfo', 'plugin-sdk/tsconfig.tsbuildinfo', 'dist/tsconfig.tsbuildinfo'].map((file) => rm(`${root}${file}`, { force: true })));
+await Promise.all(['tsconfig.tsbuildinfo', 'plugin-sdk/tsconfig.tsbuildinfo', 'dist/tsconfig.tsbuildinfo', 'dist/tool-pages/tsconfig.tsbuildinfo'].map((file) => rm(`${root}${file}`, { force: true })));

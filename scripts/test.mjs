@@ -21,6 +21,7 @@ const steps = [
   // The tests run on what ships: the SDK's TypeBox as one bundle, each built-in plugin as one.
   ['bundle TypeBox', [process.execPath, 'scripts/bundle-typebox.mjs']],
   ['bundle the built-in plugins', [process.execPath, 'scripts/bundle-plugins.mjs']],
+  ['bundle the tool pages\' script and stylesheet', [process.execPath, 'scripts/bundle-tool-pages.mjs']],
   ['tests', [npx, 'c8', '--check-coverage=false', 'node', 'scripts/run-tests.mjs']],
   // Thresholds and the kernel/SDK scope come from .c8rc.json.
   ['coverage of kernel/ and plugin-sdk/', [npx, 'c8', 'check-coverage']],

@@ -72,7 +72,7 @@ describe('Dockerfile', () => {
 
   it('copies the compiled service, the built SDK the workspace link points at, and the default configuration', () => {
     const copied = all('COPY').map((step) => step.args.split(/\s+/));
-    for (const needed of ['dist/kernel', 'dist/cli', 'dist/mcp', 'dist/plugins', 'plugin-sdk/dist', 'plugin-sdk/package.json', 'config', 'package-lock.json']) {
+    for (const needed of ['dist/kernel', 'dist/cli', 'dist/mcp', 'dist/tool-pages', 'dist/plugins', 'plugin-sdk/dist', 'plugin-sdk/package.json', 'config', 'package-lock.json']) {
       assert.ok(copied.some((parts) => parts.slice(0, -1).some((source) => source.replace(/^\/app\//, '') === needed)), `runtime stage copies ${needed}`);
     }
   });
@@ -307,10 +307,10 @@ async function importedPackages(patterns: string[], atLeast: number): Promise<Ma
 }
 
 describe('the runtime image installs every package the service imports', () => {
-  it('the kernel, the command line and the plugins import only dependencies (or the workspace SDK), never devDependencies', async () => {
+  it('the kernel, the command line, the tool pages and the plugins import only dependencies (or the workspace SDK), never devDependencies', async () => {
     const manifest = JSON.parse(read('package.json')) as { dependencies: Record<string, string>; workspaces: string[] };
     const workspaces = manifest.workspaces.map((folder) => (JSON.parse(read(`${folder}/package.json`)) as { name: string }).name);
-    const imported = await importedPackages(['dist/kernel/**/*.js', 'dist/cli/**/*.js', 'dist/mcp/**/*.js', 'dist/plugins/**/*.js'], 100);
+    const imported = await importedPackages(['dist/kernel/**/*.js', 'dist/cli/**/*.js', 'dist/mcp/**/*.js', 'dist/tool-pages/**/*.js', 'dist/plugins/**/*.js'], 100);
     for (const expected of ['koa', 'prom-client', 'ioredis', '@modelcontextprotocol/sdk', '@toolshed/plugin-sdk']) assert.ok(imported.has(expected), `the walk sees ${expected}`);
     for (const [name, file] of imported) {
       assert.ok(name in manifest.dependencies || workspaces.includes(name), `${file} imports ${name}, which is not in dependencies`);

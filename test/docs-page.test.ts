@@ -1,5 +1,5 @@
 // GET /docs over real HTTP: the page and its fixed list of files, the policy on each, the redirect
-// from /, the switch. The page in a real browser is test/browser/docs-page.test.ts.
+// from /docs/ (and from / when the tool pages are off), the switch. The page in a real browser is test/browser/docs-page.test.ts.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -57,11 +57,18 @@ describe('GET /docs', () => {
     assert.match(init, /authorizeBtn: \(\) => \(\) => null/);
   });
 
-  it('redirects / to /docs', async () => {
-    for (const path of ['/', '/docs/']) {
-      const answer = await send(service.url, path, { method: 'GET' });
-      assert.equal(answer.status, 302, path);
-      assert.equal(answer.headers.location, '/docs');
+  it('redirects /docs/ to /docs, and / too when the tool pages are off', async () => {
+    const answer = await send(service.url, '/docs/', { method: 'GET' });
+    assert.equal(answer.status, 302);
+    assert.equal(answer.headers.location, '/docs');
+    // With the tool pages on, / is their list (test/tool-pages.test.ts).
+    const noToolPages = await startTestService({ docs: { toolPages: false } });
+    try {
+      const root = await send(noToolPages.url, '/', { method: 'GET' });
+      assert.equal(root.status, 302);
+      assert.equal(root.headers.location, '/docs');
+    } finally {
+      await noToolPages.stop();
     }
   });
 

@@ -63,15 +63,16 @@ describe('RateLimit headers', () => {
     }
   });
 
-  it('are on none of /healthz, /metrics, /docs, /, a CORS preflight', async () => {
+  it('are on none of /healthz, /metrics, /docs, / (the tool list), a tool page, a CORS preflight', async () => {
     const answers = {
       health: await send(service.url, '/healthz', { method: 'GET' }),
       metrics: await send(service.url, '/metrics', { method: 'GET' }),
       docs: await send(service.url, '/docs', { method: 'GET' }),
       root: await send(service.url, '/', { method: 'GET' }),
+      tool: await send(service.url, '/tools/kernel-probe/echo', { method: 'GET' }),
       preflight: await send(service.url, '/v1/kernel-probe/echo', { method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'POST' } }),
     };
-    assert.deepEqual(Object.values(answers).map((answer) => answer.status), [200, 200, 200, 302, 204]);
+    assert.deepEqual(Object.values(answers).map((answer) => answer.status), [200, 200, 200, 200, 200, 204]);
     for (const [name, answer] of Object.entries(answers)) assert.ok(untouched(answer), name);
   });
 

@@ -36,8 +36,11 @@ export function imageRefusal(error: unknown): unknown {
   });
 }
 
+// contentEncoding and contentMediaType (JSON Schema annotations) tell clients, the tool pages among
+// them, that these strings are files: a file picker for the body, a download for the answer.
+const imageFile = { contentEncoding: 'base64', contentMediaType: 'image/*' } as const;
 const Body = Type.Object(
-  { dataBase64: Type.String({ minLength: 1, description: 'A JPEG, PNG or WebP file as Base64 (either alphabet; a data: URL prefix is accepted)' }) },
+  { dataBase64: Type.String({ minLength: 1, ...imageFile, description: 'A JPEG, PNG or WebP file as Base64 (either alphabet; a data: URL prefix is accepted)' }) },
   closed,
 );
 const Format = Type.Enum(['jpeg', 'png', 'webp']);
@@ -89,7 +92,7 @@ export default definePlugin({
         'Rewrites JPEG segments, PNG chunks or WebP chunks: image data is copied byte for byte, metadata blocks are dropped, and an orientation other than 1 is kept in a minimal EXIF block.',
       body: Body,
       response: Type.Object(
-        { dataBase64: Type.String(), format: Format, bytesBefore: Type.Integer({ minimum: 0 }), bytesAfter: Type.Integer({ minimum: 0 }) },
+        { dataBase64: Type.String({ ...imageFile, description: 'The image without its metadata, as Base64' }), format: Format, bytesBefore: Type.Integer({ minimum: 0 }), bytesAfter: Type.Integer({ minimum: 0 }) },
         closed,
       ),
       examples: [{ title: 'The same PNG without its metadata', body: { dataBase64: EXAMPLE_PNG }, response: EXAMPLE_STRIPPED }],

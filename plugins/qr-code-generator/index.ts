@@ -137,7 +137,7 @@ export default definePlugin({
       response: Type.Object(
         {
           payload: Type.String({ description: 'The text the code carries' }),
-          svg: Type.String({ description: 'SVG markup (viewBox in modules, no fixed size)' }),
+          svg: Type.String({ contentMediaType: 'image/svg+xml', description: 'SVG markup (viewBox in modules, no fixed size)' }),
         },
         closed,
       ),
@@ -156,7 +156,7 @@ export default definePlugin({
       summary: 'Encode a text or link as a QR code',
       errors: ['data_too_long', 'invalid_text'],
       body: Type.Object({ text: Type.String({ minLength: 1, description: 'A link or any text' }), ...sharedOptions }, closed),
-      response: Type.Object({ svg: Type.String({ description: 'SVG markup (viewBox in modules, no fixed size)' }) }, closed),
+      response: Type.Object({ svg: Type.String({ contentMediaType: 'image/svg+xml', description: 'SVG markup (viewBox in modules, no fixed size)' }) }, closed),
       examples: EXAMPLES.text,
       handler: async ({ text: value, ...options }, context) => {
         const render = renderOptions(options);

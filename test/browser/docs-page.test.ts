@@ -3,39 +3,23 @@
 // no request may leave 127.0.0.1 and the page must break none of its Content-Security-Policy.
 // One screenshot per group goes to test-artifacts/docs-page/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { zoneAnswering, startResolver, type FakeResolver, type PresentedLookup } from '../../plugins/dns-lookup/fake-resolver.js';
-import { startFeed, type FakeFeed } from '../../plugins/currency-converter/fake-feed.js';
-import { builtinPluginDir } from '../../kernel/server.js';
-import { startTestService, type TestService } from '../support/service.js';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, startServiceWithFakeUpstreams } from '../support/browser.js';
+import type { TestService } from '../support/service.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const artifacts = new URL('../../../test-artifacts/docs-page/', import.meta.url);
 
 let service: TestService;
-let resolver: FakeResolver;
-let feed: FakeFeed;
 let browser: Browser;
 let page: Page;
 const requested = new Set<string>();
 const violations: string[] = [];
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
-  // The upstream groups get local fakes holding what their first example needs.
-  const dns = (await import('../../plugins/dns-lookup/index.js')).default;
-  resolver = await startResolver(zoneAnswering(dns.operations.lookup!.examples[0]!.response as PresentedLookup));
-  feed = await startFeed();
-  service = await startTestService(
-    { dns: { resolvers: { cloudflare: resolver.url, google: resolver.url } }, currency: { ratesUrl: feed.url } },
-    { builtinDir: builtinPluginDir },
-  );
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  service = await startServiceWithFakeUpstreams();
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(60_000);
   page.on('request', (request) => requested.add(new URL(request.url()).origin));
@@ -47,13 +31,11 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await service?.stop();
-  await resolver?.close();
-  await feed?.close();
 });
 
 describe('the browser page at /docs', () => {
   it('answers "Try it out" with the first example of every operation, showing the answer', async () => {
-    await page.goto(`${service.url}/`);
+    await page.goto(`${service.url}/docs`);
     await page.locator('.opblock').first().waitFor();
     assert.equal(await page.locator('.authorize').count(), 0, 'no field for an API key');
     const operations = [...service.registry.operations.values()];

@@ -3143,6 +3143,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The image without its metadata, as Base64 */
                         dataBase64: string;
                         /** @enum {unknown} */
                         format: "jpeg" | "png" | "webp";

@@ -1,0 +1,107 @@
+// The tool pages over real HTTP: GET / lists every operation, /tools/<group>/<operation> is each
+// one's page carrying its schemas and examples, the script and stylesheet are fixed files, all under
+// the strict policy, public and outside the rate limit; docs.toolPages and docs.enabled switch them
+// off. The pages in a real browser are test/browser/tool-pages.test.ts.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { builtinPluginDir } from '../kernel/server.js';
+import { escapeHtml, scriptJson } from '../tool-pages/html.js';
+import { TOOL_PAGES_CSP } from '../tool-pages/serve.js';
+import { send } from './support/http.js';
+import { externalPlugins, startTestService, type TestService } from './support/service.js';
+
+let service: TestService;
+before(async () => {
+  // The anonymous limit of 1 shows the pages are outside the rate limit: many loads, no 429.
+  service = await startTestService({ rateLimit: { anonymous: { max: 1 } }, plugins: { dirs: [externalPlugins] } }, { builtinDir: builtinPluginDir });
+});
+after(() => service.stop());
+
+const dataBlock = (html: string): unknown => JSON.parse(/<script type="application\/json" id="tool-data">([^<]*)<\/script>/.exec(html)![1]!);
+
+describe('GET /', () => {
+  it('lists every operation, built-in and from a folder, linking its page, under the strict policy', async () => {
+    const page = await send(service.url, '/', { method: 'GET' });
+    assert.equal(page.status, 200);
+    assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
+    assert.equal(page.headers['content-security-policy'], TOOL_PAGES_CSP);
+    assert.equal(page.headers['cache-control'], 'no-store');
+    const links = [...page.text.matchAll(/<a href="(\/tools\/[^"]+)"/g)].map((match) => match[1]);
+    const expected = [...service.registry.operations.values()].map(({ operation }) => `/tools/${operation.group}/${operation.name}`);
+    assert.ok(expected.includes('/tools/greeting/hello') && expected.includes('/tools/qr-code-generator/create'), 'built-in and folder plugins are mounted');
+    assert.deepEqual(links.sort(), expected.sort());
+    assert.match(page.text, /<a href="\/docs">API reference<\/a>/);
+    assert.doesNotMatch(page.text, /<script>|<script type=|<style|style="|https?:\/\//, 'no inline script or style, nothing from elsewhere');
+    const loaded = [...page.text.matchAll(/(?:src|href)="(\/tools\/tool-pages\.[a-z]+)"/g)].map((match) => match[1]);
+    assert.deepEqual(loaded, ['/tools/tool-pages.css', '/tools/tool-pages.js']);
+  });
+});
+
+describe('GET /tools/<group>/<operation>', () => {
+  it('serves every operation\'s page, with its path, body schema and examples as data, and a link to the reference', async () => {
+    for (const { path, operation } of service.registry.operations.values()) {
+      const page = await send(service.url, `/tools/${operation.group}/${operation.name}`, { method: 'GET' });
+      assert.equal(page.status, 200, path);
+      assert.equal(page.headers['content-security-policy'], TOOL_PAGES_CSP, path);
+      const data = dataBlock(page.text) as { path: string; body: unknown; examples: { body: unknown }[] };
+      assert.equal(data.path, path);
+      assert.deepEqual(data.body, JSON.parse(JSON.stringify(operation.requestSchema)), path);
+      assert.deepEqual(data.examples.map((example) => example.body), operation.definition.examples.map((example) => example.body), path);
+      assert.ok(page.text.includes(`<a href="/docs#/${operation.group}/${encodeURIComponent(operation.id)}">`), path);
+      assert.ok(page.text.includes(escapeHtml(operation.definition.summary)), path);
+    }
+  });
+
+  it('keeps text from a manifest inert: escaped in HTML, unable to close the data block', () => {
+    assert.equal(escapeHtml(`<img src=x onerror="a('b')">&`), '&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt;&amp;');
+    const json = scriptJson({ summary: '</script><script>alert(1)</script>', line: '\u2028' });
+    assert.doesNotMatch(json, /<|\u2028/);
+    assert.deepEqual(JSON.parse(json), { summary: '</script><script>alert(1)</script>', line: '\u2028' });
+  });
+
+  it('serves the one script and stylesheet with their types, cached for an hour', async () => {
+    for (const [path, type] of [['/tools/tool-pages.js', 'text/javascript; charset=utf-8'], ['/tools/tool-pages.css', 'text/css; charset=utf-8']] as const) {
+      const answer = await send(service.url, path, { method: 'GET' });
+      assert.equal(answer.status, 200, path);
+      assert.equal(answer.headers['content-type'], type);
+      assert.equal(answer.headers['cache-control'], 'public, max-age=3600');
+      assert.ok(answer.text.length > 1000, `${path} is the bundle (npm run build), ${answer.text.length} bytes`);
+    }
+    const head = await send(service.url, '/tools/qr-code-generator/create', { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.text, '');
+  });
+
+  it('sends /tools to the list; unknown tools and other methods go on to the API\'s own answers', async () => {
+    for (const path of ['/tools', '/tools/']) {
+      const answer = await send(service.url, path, { method: 'GET' });
+      assert.equal(answer.status, 302, path);
+      assert.equal(answer.headers.location, '/');
+    }
+    // Past the pages the API's rate limit (1 here) applies before its 404.
+    const refused = [404, 429];
+    for (const path of ['/tools/qr-code-generator/nope', '/tools/../package.json', '/tools/qr-code-generator/create/x', '/tools/tool-pages.js.map']) {
+      const answer = await send(service.url, path, { method: 'GET' });
+      assert.ok(refused.includes(answer.status), `${path}: ${answer.status}`);
+      assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8', path);
+    }
+    const post = await send(service.url, '/tools/qr-code-generator/create', { method: 'POST', body: {} });
+    assert.ok(refused.includes(post.status), `POST: ${post.status}`);
+  });
+});
+
+describe('switches', () => {
+  it('docs.toolPages: false leaves /docs and sends / there; docs.enabled: false turns every page off', async () => {
+    const reference = await startTestService({ docs: { toolPages: false } });
+    const apiOnly = await startTestService({ docs: { enabled: false } });
+    try {
+      assert.equal((await send(reference.url, '/tools/greeting/hello', { method: 'GET' })).status, 404);
+      assert.equal((await send(reference.url, '/tools/tool-pages.js', { method: 'GET' })).status, 404);
+      assert.equal((await send(reference.url, '/docs', { method: 'GET' })).status, 200);
+      for (const path of ['/', '/tools/greeting/hello', '/tools/tool-pages.js', '/docs']) assert.equal((await send(apiOnly.url, path, { method: 'GET' })).status, 404, path);
+    } finally {
+      await reference.stop();
+      await apiOnly.stop();
+    }
+  });
+});

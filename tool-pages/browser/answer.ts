@@ -1,0 +1,86 @@
+/** A View (tool-pages/shared/answers.ts) → elements: images, downloads, code blocks, diffs, tables. */
+import { textOf, type DiffPart, type DiffSide, type View } from '../shared/answers.js';
+import { copyButton, downloadButton, h } from './dom.js';
+
+/** Names the files the download buttons save: `<group>-<operation>`. */
+export interface AnswerContext {
+  readonly fileName: string;
+}
+
+function bytesOf(base64: string): Uint8Array {
+  const binary = atob(base64.replace(/-/g, '+').replace(/_/g, '/'));
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
+  return bytes;
+}
+
+/** A file's extension from its first bytes (the schema may only say `image/*`). */
+function extensionOf(bytes: Uint8Array, mediaType: string): string {
+  const starts = (...prefix: number[]): boolean => prefix.every((byte, index) => bytes[index] === byte);
+  if (starts(0xff, 0xd8, 0xff)) return 'jpg';
+  if (starts(0x89, 0x50, 0x4e, 0x47)) return 'png';
+  if (starts(0x52, 0x49, 0x46, 0x46) && String.fromCharCode(...bytes.slice(8, 12)) === 'WEBP') return 'webp';
+  const subtype = mediaType.split('/')[1] ?? '';
+  return /^[a-z0-9]+$/.test(subtype) ? subtype : 'bin';
+}
+
+const diffPart = (part: DiffPart): HTMLElement => (part.type === 'add' ? h('ins', {}, part.value) : part.type === 'del' ? h('del', {}, part.value) : h('span', {}, part.value));
+/** A row's change in words for screen readers; sighted readers see it as colour. */
+const CHANGES: Record<string, string> = { mod: 'changed', del: 'removed', add: 'added' };
+function diffText(side: DiffSide | undefined, type: string): (Node | string)[] {
+  if (side === undefined) return [];
+  const said = CHANGES[type] ? [h('span', { class: 'offscreen' }, `${CHANGES[type]}: `)] : [];
+  return [...said, ...(side.parts ? side.parts.map(diffPart) : [side.text])];
+}
+
+/** Draws `view`; `compact` (inside tables) leaves out copy buttons. */
+export function render(view: View, label: string, context: AnswerContext, compact = false): HTMLElement {
+  switch (view.kind) {
+    case 'empty':
+      return h('span', { class: 'empty' }, 'none');
+    case 'value':
+      return compact ? h('span', { class: 'value' }, view.text) : h('span', { class: 'value-line' }, h('output', { class: 'value' }, view.text), copyButton(() => view.text, label));
+    case 'code':
+      return h('div', { class: 'code' }, h('pre', { tabindex: '0', 'aria-label': label }, h('code', {}, view.text)), compact ? null : copyButton(() => view.text, label));
+    case 'image': {
+      const source = `data:${view.mediaType};charset=utf-8,${encodeURIComponent(view.text)}`;
+      const kind = view.mediaType === 'image/svg+xml' ? 'SVG' : 'image';
+      return h('figure', { class: 'image' }, h('img', { src: source, alt: `${label}: the answer as an image` }), h('div', { class: 'buttons' }, downloadButton(view.text, view.mediaType, `${context.fileName}.svg`, kind), copyButton(() => view.text, `${kind} markup`)));
+    }
+    case 'file': {
+      const bytes = bytesOf(view.base64);
+      const name = `${context.fileName}.${extensionOf(bytes, view.mediaType)}`;
+      return h('div', { class: 'file' }, h('span', {}, `${bytes.length.toLocaleString('en')} bytes `), downloadButton(bytes as BlobPart, view.mediaType.includes('*') ? 'application/octet-stream' : view.mediaType, name, name));
+    }
+    case 'parts':
+      return h('p', { class: 'diff-inline' }, ...view.parts.map(diffPart));
+    case 'side-by-side':
+      return h(
+        'div',
+        { class: 'table-scroll' },
+        h(
+          'table',
+          { class: 'diff' },
+          h('caption', { class: 'offscreen' }, `${label}: left and right side by side`),
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'Left'), h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'Right'))),
+          h('tbody', {}, ...view.rows.map((row) => h('tr', { class: `diff-${row.type}` }, h('td', { class: 'no' }, String(row.left?.no ?? '')), h('td', { class: 'left' }, ...diffText(row.left, row.type)), h('td', { class: 'no' }, String(row.right?.no ?? '')), h('td', { class: 'right' }, ...diffText(row.right, row.type))))),
+        ),
+      );
+    case 'table':
+      return h(
+        'div',
+        { class: 'table-scroll' },
+        h(
+          'table',
+          {},
+          h('caption', { class: 'offscreen' }, label),
+          h('thead', {}, h('tr', {}, ...view.columns.map((column) => h('th', { scope: 'col' }, column.label)))),
+          h('tbody', {}, ...view.rows.map((row) => h('tr', {}, ...row.map((cell, index) => h('td', {}, render(cell, view.columns[index]!.label, context, true)))))),
+        ),
+      );
+    case 'list':
+      return h('div', { class: 'list' }, h('ul', {}, ...view.items.map((item) => h('li', {}, render(item, label, context, true)))), compact ? null : copyButton(() => textOf(view), label));
+    case 'record':
+      return h('dl', { class: 'record' }, ...view.entries.flatMap((entry) => [h('dt', { title: entry.description }, entry.label), h('dd', {}, render(entry.view, entry.label, context, compact))]));
+  }
+}

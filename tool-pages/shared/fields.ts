@@ -1,0 +1,133 @@
+/**
+ * A request body schema → the form that asks for it: one field per property, chosen by what the
+ * schema says (type, bounds, enumerations, unions, content encoding). Pure data, so it is tested in
+ * Node; the browser script turns it into controls (tool-pages/browser/form.ts).
+ */
+import { alternativesOf, humanize, literalsOf, pointerSegment, typeOf, type Json, type Schema } from './schema.js';
+
+/** Strings allowed more characters than this (or unbounded) get a text area. */
+export const SINGLE_LINE_MAX = 1000;
+
+interface Common {
+  /** JSON Pointer of the value in the body: how a 400's `details` find the field. */
+  readonly pointer: string;
+  readonly label: string;
+  readonly description?: string;
+  readonly required: boolean;
+  readonly defaultValue?: Json;
+}
+
+export type Field = Common &
+  (
+    | { kind: 'text'; multiline: boolean; minLength?: number; maxLength?: number }
+    | { kind: 'number'; integer: boolean; min?: number; max?: number }
+    | { kind: 'checkbox' }
+    | { kind: 'select'; options: readonly Json[] }
+    /** An array of distinct fixed values: one checkbox each. */
+    | { kind: 'choices'; options: readonly Json[]; minItems?: number; maxItems?: number }
+    | { kind: 'list'; item: Field; minItems?: number; maxItems?: number }
+    | { kind: 'group'; members: readonly { name: string; field: Field }[]; fixed: Readonly<Record<string, Json>> }
+    | { kind: 'union'; branches: readonly { label: string; schema: Schema; field: Field }[] }
+    /** A file sent as Base64 (`contentEncoding: base64`). */
+    | { kind: 'file'; mediaType?: string }
+    /** Anything else: JSON typed by hand. */
+    | { kind: 'json' }
+  );
+
+/** A branch's name in a union switch: its fixed `type`-like member, its title, or its JSON type. */
+function branchLabel(schema: Schema, field: Field): string {
+  if (field.kind === 'group') {
+    const fixed = Object.values(field.fixed);
+    if (fixed.length === 1) return String(fixed[0]);
+  }
+  if (schema.title) return schema.title;
+  const type = typeOf(schema);
+  return type === 'string' ? 'text' : type === 'array' ? 'list' : type === 'integer' ? 'number' : (type ?? 'value');
+}
+
+/** The field asking for a value of `schema` at `pointer`. */
+export function fieldOf(schema: Schema, pointer: string, label: string, required: boolean): Field {
+  const common: Common = {
+    pointer,
+    label,
+    required,
+    ...(schema.description ? { description: schema.description } : {}),
+    ...(schema.default !== undefined ? { defaultValue: schema.default } : {}),
+  };
+  const literals = literalsOf(schema);
+  if (literals) return { ...common, kind: 'select', options: literals };
+  const alternatives = alternativesOf(schema);
+  if (alternatives) {
+    const branches = alternatives.map((branch) => {
+      const field = fieldOf(branch, pointer, label, true);
+      return { label: branchLabel(branch, field), schema: branch, field };
+    });
+    return { ...common, kind: 'union', branches };
+  }
+  switch (typeOf(schema)) {
+    case 'string':
+      if (schema.contentEncoding === 'base64') return { ...common, kind: 'file', ...(schema.contentMediaType ? { mediaType: schema.contentMediaType } : {}) };
+      return {
+        ...common,
+        kind: 'text',
+        // Unbounded text is a text area unless a pattern or format says it is a short token.
+        multiline: schema.maxLength === undefined ? schema.pattern === undefined && schema.format === undefined : schema.maxLength > SINGLE_LINE_MAX,
+        ...(schema.minLength !== undefined ? { minLength: schema.minLength } : {}),
+        ...(schema.maxLength !== undefined ? { maxLength: schema.maxLength } : {}),
+      };
+    case 'integer':
+    case 'number': {
+      const min = schema.minimum ?? schema.exclusiveMinimum;
+      const max = schema.maximum ?? schema.exclusiveMaximum;
+      return { ...common, kind: 'number', integer: typeOf(schema) === 'integer', ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
+    }
+    case 'boolean':
+      return { ...common, kind: 'checkbox' };
+    case 'array':
+      return arrayField(schema, common);
+    case 'object':
+      if (schema.properties) return groupField(schema, common);
+      return { ...common, kind: 'json' };
+    default:
+      return { ...common, kind: 'json' };
+  }
+}
+
+function arrayField(schema: Schema, common: Common): Field {
+  const bounds = { ...(schema.minItems !== undefined ? { minItems: schema.minItems } : {}), ...(schema.maxItems !== undefined ? { maxItems: schema.maxItems } : {}) };
+  const items = schema.items ?? {};
+  const options = literalsOf(items);
+  if (options && schema.uniqueItems === true) return { ...common, kind: 'choices', options, ...bounds };
+  return { ...common, kind: 'list', item: fieldOf(items, `${common.pointer}/-`, `${common.label} item`, true), ...bounds };
+}
+
+function groupField(schema: Schema, common: Common): Field {
+  const required = new Set(schema.required ?? []);
+  const members: { name: string; field: Field }[] = [];
+  const fixed: Record<string, Json> = {};
+  for (const [name, inner] of Object.entries(schema.properties ?? {})) {
+    const literals = literalsOf(inner);
+    // A member with one possible value (a union's `type` discriminator) is sent, never asked.
+    if (literals?.length === 1 && required.has(name)) fixed[name] = literals[0]!;
+    else members.push({ name, field: fieldOf(inner, `${common.pointer}/${pointerSegment(name)}`, humanize(name), required.has(name)) });
+  }
+  return { ...common, kind: 'group', members, fixed };
+}
+
+/** The form of a whole request body (an object schema). */
+export const formOf = (body: Schema): Field => fieldOf(body, '', 'Request', true);
+
+/** Every property name in a schema, nested ones included: what the list page's search matches. */
+export function fieldNames(schema: Schema): string[] {
+  const names: string[] = [];
+  const walk = (inner: Schema): void => {
+    for (const [name, property] of Object.entries(inner.properties ?? {})) {
+      names.push(name);
+      walk(property);
+    }
+    if (inner.items) walk(inner.items);
+    for (const branch of alternativesOf(inner) ?? []) walk(branch);
+  };
+  walk(schema);
+  return [...new Set(names)];
+}
