@@ -41,7 +41,7 @@ const notice = /^toolshed: no build in .*dist\/ yet; emitting it with esbuild/;
 
 before(async () => {
   checkout = await mkdtemp(path.join(tmpdir(), 'toolshed-checkout-'));
-  for (const entry of ['package.json', 'tsconfig.base.json', 'bin', 'scripts', 'kernel', 'cli', 'plugins', 'config', 'plugin-sdk/package.json', 'plugin-sdk/src']) {
+  for (const entry of ['package.json', 'tsconfig.base.json', 'bin', 'scripts', 'kernel', 'cli', 'mcp', 'tool-pages', 'plugins', 'config', 'plugin-sdk/package.json', 'plugin-sdk/src']) {
     await cp(path.join(repository, entry), path.join(checkout, entry), { recursive: true });
   }
   // Every installed package, linked; the SDK is the copy's own, so it too starts without dist/.

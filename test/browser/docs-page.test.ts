@@ -39,9 +39,11 @@ describe('the browser page at /docs', () => {
     await page.locator('.opblock').first().waitFor();
     assert.equal(await page.locator('.authorize').count(), 0, 'no field for an API key');
     const operations = [...service.registry.operations.values()];
-    assert.equal(await page.locator('.opblock').count(), operations.length);
+    // Each operation path also documents its GET (405, issue 22): one POST block per operation.
+    assert.equal(await page.locator('.opblock.opblock-post').count(), operations.length);
+    assert.equal(await page.locator('.opblock.opblock-get').count(), operations.length);
     for (const [index, { path, operation }] of operations.entries()) {
-      const block = page.locator('.opblock', { has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+      const block = page.locator('.opblock.opblock-post', { has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
       await block.locator('.opblock-summary').click();
       await block.locator('.try-out__btn').click();
       const example = operation.definition.examples[0]!;
