@@ -65,6 +65,8 @@ export const CoreConfigSchema = Type.Object(
       {
         deadlineMs: Type.Integer({ minimum: 100, maximum: 600000, default: 10000 }),
         groupDeadlineMs: Type.Record(Type.String(), Type.Integer({ minimum: 100, maximum: 600000 }), { default: {} }),
+        // After listening, run each operation's first example once in the background (kernel/warm-up.ts).
+        warmUp: Type.Boolean({ default: true }),
       },
       section,
     ),

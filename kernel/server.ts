@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { configureWorkerPool, workerPool } from '@toolshed/plugin-sdk';
-import { createApp } from './app.js';
+import { createApp, dispatchLimits } from './app.js';
 import { answerClientError } from './client-error.js';
 import type { Config } from './config.js';
 import { discoverPlugins, type LoadedPlugin } from './discover.js';
@@ -17,6 +17,7 @@ import { createMemoryHitStore } from './rate-limit/memory-store.js';
 import type { HitStore } from './rate-limit/store.js';
 import { buildRegistry, type Registry } from './registry.js';
 import { EventLoopWatchdog } from './watchdog.js';
+import { startWarmUp } from './warm-up.js';
 
 /** The folder of the built-in plugins (next to the kernel in the build output). */
 export const builtinPluginDir = fileURLToPath(new URL('../plugins/', import.meta.url));
@@ -26,6 +27,8 @@ export interface RunningService {
   readonly registry: Registry;
   /** `http://host:port` as actually bound. */
   readonly url: string;
+  /** Settles once the background warm-up (kernel/warm-up.ts) has run every example, at once when it is off. */
+  readonly warmedUp: Promise<void>;
   /** Drains, then stops. Called again while the drain delay runs, it ends the delay at once. */
   stop(): Promise<void>;
 }
@@ -91,6 +94,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server.listen(config.server.port, config.server.host, () => resolve());
   });
   watchdog.start();
+  const warmedUp = config.operations.warmUp
+    ? startWarmUp(registry.operations.values(), dispatchLimits(config, registry, logger, watchdog, options.bodyLimit), logger, () => draining)
+    : Promise.resolve();
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let stopping: Promise<void> | undefined;
@@ -127,6 +133,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server,
     registry,
     url: `http://${host}:${address.port}`,
+    warmedUp,
     stop: () => {
       if (stopping) endDrain();
       return (stopping ??= stop());

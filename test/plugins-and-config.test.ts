@@ -101,7 +101,7 @@ describe('configuration', () => {
     assert.deepEqual(config.rateLimit, { anonymous: { max: 30 }, apiKey: { max: 600 }, windowSeconds: 60, redis: {} });
     assert.deepEqual(config.auth, { apiKeys: [] });
     assert.deepEqual(config.plugins, { dirs: [], packages: [], enabled: ['*'], disabled: [], trusted: [] });
-    assert.deepEqual(config.operations, { deadlineMs: 10000, groupDeadlineMs: {} });
+    assert.deepEqual(config.operations, { deadlineMs: 10000, groupDeadlineMs: {}, warmUp: true });
     assert.deepEqual(config.watchdog, { blockedMs: 100 });
     assert.deepEqual(config.dns, { resolvers: { cloudflare: 'https://cloudflare-dns.com/dns-query', google: 'https://dns.google/dns-query' }, timeoutMs: 5000 });
     assert.deepEqual(config.regex, { timeoutMs: 1000 });

@@ -1,6 +1,6 @@
 /**
  * What every bench server does once it listens: tell the parent its port, answer `usage` with its
- * CPU time and RSS (process-wide, worker threads included), and exit when the parent goes away so
+ * CPU time and RSS (process-wide, worker threads included), answer `warm` once warmed up, and exit when the parent goes away so
  * a crashed bench leaves no server behind.
  */
 
@@ -15,8 +15,13 @@ export interface Listening {
   readonly port: number;
 }
 
-export function announce(port: number): void {
+/** `warmedUp`: settles when the server's background warm-up is done (Toolshed's; the others have none). */
+export function announce(port: number, warmedUp: Promise<void> = Promise.resolve()): void {
   process.on('message', (message) => {
+    if (message === 'warm') {
+      void warmedUp.then(() => process.send?.({ warm: true }));
+      return;
+    }
     if (message !== 'usage') return;
     const cpu = process.cpuUsage();
     const usage: Usage = { cpuUs: cpu.user + cpu.system, rssBytes: process.memoryUsage.rss() };

@@ -36,7 +36,7 @@ export interface BenchOptions {
   readonly nth: number;
   /** Seconds of keyed load before the after-load RSS is taken (the 60). */
   readonly loadSeconds: number;
-  /** Longest wait, after that load, for the RSS to come back within 10 % of idle. */
+  /** Longest wait, after that load, for the RSS to come back within 15 % of idle (the target). */
   readonly settleSeconds: number;
   /** Pin servers and load generator to different cores (when taskset and two cores exist). */
   readonly pin: boolean;

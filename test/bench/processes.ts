@@ -71,6 +71,14 @@ export class ServerProcess {
     return Promise.race([answer, gone]);
   }
 
+  /** Resolves once the server's background warm-up is done (at once for servers without one). */
+  async warmedUp(): Promise<void> {
+    const answer = new Promise<void>((resolve) => this.child.once('message', () => resolve()));
+    this.child.send('warm');
+    const gone = this.#exited.then((code) => Promise.reject(new Error(`${this.name} exited (code ${code}) before it warmed up`)));
+    return Promise.race([answer, gone]);
+  }
+
   async stop(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
     await this.#exited;

@@ -23,4 +23,4 @@ const config = validateCoreConfig(
 const logger = createLogger(config.log.level);
 const service = await startService({ config, logger });
 flushPeriodically(logger, 1000);
-announce(Number(new URL(service.url).port));
+announce(Number(new URL(service.url).port), service.warmedUp);

@@ -23,8 +23,9 @@ export async function startTestService(
   options: { builtinDir?: string; bodyLimit?: number } = {},
 ): Promise<TestService> {
   // Pool threads at normal priority: other test files run beside this one, and a niced pool would
-  // make the tests' job budgets depend on how busy the machine is.
-  const base = { server: { host: '127.0.0.1', port: 0 }, rateLimit: { anonymous: { max: 10_000 }, apiKey: { max: 10_000 } }, workers: { niceness: 0 } };
+  // make the tests' job budgets depend on how busy the machine is. No warm-up: tests count pool
+  // workers, log lines and blocks, and the warm-up's own test (warm-up.test.ts) turns it on.
+  const base = { server: { host: '127.0.0.1', port: 0 }, rateLimit: { anonymous: { max: 10_000 }, apiKey: { max: 10_000 } }, workers: { niceness: 0 }, operations: { warmUp: false } };
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
