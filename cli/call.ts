@@ -3,16 +3,18 @@
  * pipeline a request takes in the server — the same configuration and plugins, the kernel's JSON
  * parsing (invalid_json with a position), the SDK's defaults and validation, the same error bodies.
  * The work runs where the server would run it: on the worker pool, under workers.requestBudgetMs,
- * for `offload: 'always'` operations and bodies over workers.offloadBytes, so an input the server
+ * for `offload: 'always'` operations and bodies over their offload bound, so an input the server
  * answers with 422 input_too_complex cannot hang the command. What protects a shared server from
  * many clients (body and answer caps, byte budgets, rate limits) does not apply to one local caller.
  */
 import { configureWorkerPool, isToolshedError, workerPool } from '@toolshed/plugin-sdk';
-import { runOnPool, withinDeadline } from '../kernel/deadline.js';
+import { dispatchLimits } from '../kernel/app.js';
 import type { Config } from '../kernel/config.js';
 import { errorObject } from '../kernel/http-error.js';
-import { describeFailure } from '../kernel/logger.js';
+import { createLogger, describeFailure } from '../kernel/logger.js';
 import { parseJsonObject } from '../kernel/middleware/body.js';
+import { noConnection, runOperation as runKernelOperation } from '../kernel/middleware/dispatch.js';
+import { EventLoopWatchdog } from '../kernel/watchdog.js';
 import type { RegisteredOperation, Registry } from '../kernel/registry.js';
 import { groupOf, nearestPath } from '../kernel/route-hint.js';
 import { EXIT, UsageError, write, type CliIo } from './command.js';
@@ -49,20 +51,15 @@ export function findOperation(registry: Registry, target: string): RegisteredOpe
 }
 
 /**
- * The answer's JSON text, worked out on this thread or, as the server's dispatch decides it, on the
- * worker pool by the kernel's offload module, with the same refusals when the budget or the
- * operation's deadline runs out.
+ * The answer's JSON text, worked out where the server's dispatch would work it out (the kernel's
+ * own runOperation: this thread, or the worker pool for `offload: 'always'` operations and large
+ * bodies), with the same refusals when the budget or the operation's deadline runs out.
  */
-async function work(registered: RegisteredOperation, body: Buffer, workers: Config['workers']): Promise<string> {
-  const offload = registered.offload === 'always' || (registered.offload === 'auto' && body.length > workers.offloadBytes);
-  if (!offload) {
-    const controller = new AbortController();
-    const pending = registered.operation.run(parseJsonObject(body), { signal: controller.signal, config: registered.config, now: () => new Date() });
-    return JSON.stringify(await withinDeadline(pending, registered, () => controller.abort()));
-  }
-  const bulk = !registered.contained || body.length > workers.offloadBytes;
-  const answer = await runOnPool(registered, body, { requestBudgetMs: workers.requestBudgetMs, bulk });
-  return Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8');
+async function work(registry: Registry, registered: RegisteredOperation, body: Buffer, config: Config): Promise<string> {
+  const logger = createLogger('silent');
+  const limits = dispatchLimits(config, registry, logger, new EventLoopWatchdog(config.watchdog.blockedMs, logger));
+  const answer = await runKernelOperation(noConnection, registered, { bytes: body, parse: () => parseJsonObject(body) }, limits);
+  return typeof answer === 'string' ? answer : Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8');
 }
 
 /** Runs `registered` on the JSON text `body`; never throws for anything the input causes. */
@@ -73,7 +70,7 @@ export async function runOperation(registry: Registry, registered: RegisteredOpe
   configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
   try {
     await plugin?.warm?.();
-    return { status: 200, json: await work(registered, body, config.workers) };
+    return { status: 200, json: await work(registry, registered, body, config) };
   } catch (error) {
     return errorAnswer(error, operation.id);
   } finally {

@@ -80,6 +80,7 @@ export const CoreConfigSchema = Type.Object(
         idleMs: Type.Integer({ minimum: 0, maximum: 3600000, default: 30000 }),
         niceness: Type.Integer({ minimum: 0, maximum: 19, default: 10 }),
         offloadBytes: Type.Integer({ minimum: 0, maximum: 10485760, default: 65536 }),
+        linearOffloadBytes: Type.Integer({ minimum: 0, maximum: 10485760, default: 262144 }),
         requestBudgetMs: Type.Integer({ minimum: 100, maximum: 600000, default: 10000 }),
       },
       section,

@@ -19,6 +19,8 @@ export interface RegisteredOperation {
   readonly module: string;
   /** Where the request's work runs (see the SDK's `offload`); `always` for a contained plugin. */
   readonly offload: 'auto' | 'always' | 'never';
+  /** With `offload: 'auto'`, bodies larger than this many bytes run on the pool (`workers.offloadBytes`, or `workers.linearOffloadBytes` for `cost: 'linear'`). */
+  readonly offloadBytes: number;
   /** The operation's deadline in milliseconds (`operations.deadlineMs`, or its group's own). */
   readonly deadlineMs: number;
   /**
@@ -157,9 +159,10 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): 
     const deadlineMs = config.operations.groupDeadlineMs[plugin.group] ?? config.operations.deadlineMs;
     for (const operation of compilePlugin(plugin)) {
       const path = `/v1/${operation.group}/${operation.name}`;
-      const { upstream, offload = 'auto' } = operation.definition;
+      const { upstream, offload = 'auto', cost } = operation.definition;
       const where = contained ? 'always' : upstream === true ? 'never' : offload;
-      operations.set(path, { operation, path, config: sections.get(plugin), module: specifier, offload: where, deadlineMs, contained });
+      const offloadBytes = cost === 'linear' ? config.workers.linearOffloadBytes : config.workers.offloadBytes;
+      operations.set(path, { operation, path, config: sections.get(plugin), module: specifier, offload: where, offloadBytes, deadlineMs, contained });
     }
   }
   return { operations, plugins, disabledGroups, replaced: new Map([...replaced].map(([builtin, entry]) => [builtin.plugin.group, entry.source])) };

@@ -9,11 +9,8 @@
  */
 import type { Logger } from './logger.js';
 import { parseJsonObject } from './middleware/body.js';
-import { runOperation, type Answering, type DispatchLimits } from './middleware/dispatch.js';
+import { noConnection, runOperation, type DispatchLimits } from './middleware/dispatch.js';
 import type { RegisteredOperation } from './registry.js';
-
-/** No client: the examples' answers go nowhere and no handler's signal is aborted by a close. */
-const nobody: Answering = { once: () => undefined, writableFinished: false };
 
 /** Runs of each example: V8 optimises a function after it has run a few times, not after one run. */
 export const WARM_UP_RUNS = 3;
@@ -45,7 +42,7 @@ export async function warmUp(operations: Iterable<RegisteredOperation>, limits: 
     const bytes = Buffer.from(JSON.stringify(example.body));
     count++;
     try {
-      for (let run = 0; run < WARM_UP_RUNS; run++) await runOperation(nobody, registered, { bytes, parse: () => parseJsonObject(bytes) }, limits, 'warm-up');
+      for (let run = 0; run < WARM_UP_RUNS; run++) await runOperation(noConnection, registered, { bytes, parse: () => parseJsonObject(bytes) }, limits, 'warm-up');
     } catch {
       failed.push(id);
     }

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { workerPool } from '@toolshed/plugin-sdk';
+import { builtinPluginDir } from '../kernel/server.js';
 import { send } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';
 
@@ -65,5 +66,31 @@ describe('offloading large requests to the worker pool', () => {
     const answer = await send(service.url, echo, { body: { text: 'a'.repeat(70 * 1024) } });
     assert.equal(answer.status, 422);
     assert.equal(errorOf(answer.json).code, 'output_too_large');
+  });
+});
+
+describe('operations declaring linear work (cost: linear) keep larger bodies on the main thread', () => {
+  let builtins: TestService;
+  before(async () => {
+    builtins = await startTestService({ workers: { offloadBytes: 1024, linearOffloadBytes: 8192, requestBudgetMs: 5000 } }, { builtinDir: builtinPluginDir });
+  });
+  after(() => builtins.stop());
+  const jobsFor = async (path: string, text: string): Promise<number> => {
+    const before = workerPool().stats().completed;
+    const answer = await send(builtins.url, path, { body: { text } });
+    assert.equal(answer.status, 200);
+    return workerPool().stats().completed - before;
+  };
+
+  it('runs base64/encode of a 4 KiB body here (over workers.offloadBytes, under workers.linearOffloadBytes) and of a 10 KiB body on the pool', async () => {
+    assert.equal(await jobsFor('/v1/base64/encode', 'a'.repeat(4096)), 0);
+    assert.equal(await jobsFor('/v1/base64/encode', 'a'.repeat(10_240)), 1);
+    const answer = await send(builtins.url, '/v1/base64/encode', { body: { text: 'abc'.repeat(1400) } });
+    assert.deepEqual(answer.json, { base64: Buffer.from('abc'.repeat(1400)).toString('base64') });
+  });
+
+  it('runs hash-generator/hash of a 4 KiB body here too, and word-counter (not linear) of the same body on the pool', async () => {
+    assert.equal(await jobsFor('/v1/hash-generator/hash', 'a'.repeat(4096)), 0);
+    assert.equal(await jobsFor('/v1/word-counter/stats', 'a '.repeat(2048)), 1);
   });
 });

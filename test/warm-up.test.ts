@@ -73,6 +73,7 @@ const registered = (name: string): RegisteredOperation => ({
   config: undefined,
   module: 'unused:',
   offload: 'never',
+  offloadBytes: 65536,
   deadlineMs: 1000,
   contained: false,
 });

@@ -56,11 +56,14 @@ class HandlerContext {
   }
 }
 
+/** The stand-in for a caller with no connection (the warm-up, `toolshed call`): nothing closes, so no handler's signal is aborted by a close. */
+export const noConnection: Answering = { once: () => undefined, writableFinished: false };
+
 /** How much work the kernel lets a request do, and where. */
 export interface DispatchLimits {
   /** The body cap (10 MiB). */
   readonly bodyLimit: number;
-  /** Bodies over this many bytes run on the worker pool (operations with `offload: 'auto'`). */
+  /** A contained plugin's body over this many bytes is a bulk job on the pool (an operation's own bound is `RegisteredOperation.offloadBytes`). */
   readonly offloadBytes: number;
   /** Time budget of a request offloaded for its size or its operation's choice, queue time included. */
   readonly offloadBudgetMs: number;
@@ -133,7 +136,7 @@ export async function runOperation(
   requestId = '',
   now: () => Date = () => new Date(),
 ): Promise<string | Uint8Array> {
-  const offload = registered.offload === 'always' || (registered.offload === 'auto' && input.bytes.length > limits.offloadBytes);
+  const offload = registered.offload === 'always' || (registered.offload === 'auto' && input.bytes.length > registered.offloadBytes);
   try {
     if (!offload) return await runHere(res, registered, input, limits, requestId, now);
     // While the answers being sent already fill their budget, a large request is refused before its work, not after.

@@ -76,6 +76,15 @@ export interface OperationDefinition<Body extends TObject = TObject, Response ex
    * works either way: on a pool worker it gets a nested pool of one thread.
    */
   readonly offload?: 'auto' | 'always' | 'never';
+  /**
+   * `linear`: the handler's work grows with the body at a few nanoseconds per byte and no more
+   * (encoding, hashing). With `offload: 'auto'` the kernel then keeps bodies up to the operator's
+   * `workers.linearOffloadBytes` (256 KiB) on the main thread instead of `workers.offloadBytes`
+   * (64 KiB): below that size the whole request costs the main thread less than handing it to the
+   * pool would. Leave it out for anything a body can make slower than linear (patterns, nesting,
+   * sorting).
+   */
+  readonly cost?: 'linear';
   /** Pure function of its input: returns the response object or throws an SDK error. */
   readonly handler: (input: Static<Body>, context: OperationContext<Config>) => Static<Response> | Promise<Static<Response>>;
 }
@@ -202,6 +211,7 @@ function operationProblems(name: string, operation: unknown, pluginCodes: unknow
   if (operation.offload !== undefined && !['auto', 'always', 'never'].includes(operation.offload as string)) {
     problems.push(`${where}: offload must be "auto", "always" or "never"`);
   }
+  if (operation.cost !== undefined && operation.cost !== 'linear') problems.push(`${where}: cost must be "linear" or left out`);
   problems.push(...schemaProblems(`${where}: body`, operation.body, true));
   if (options.requireBounds === true && isRecord(operation.body)) problems.push(...findUnboundedFields(operation.body).map((problem) => `${where}: body ${problem}`));
   problems.push(...schemaProblems(`${where}: response`, operation.response, false));

@@ -171,6 +171,11 @@ describe('checkPlugin()', () => {
     assert.deepEqual(checkPlugin({ ...plugin, operations: { a: operation(false), b: operation(true), c: operation('no') } }), ['operation "c": deterministic must be true or false']);
   });
 
+  it('takes cost as "linear" only', () => {
+    const operation = (cost: unknown) => ({ ...plugin.operations.upper, cost });
+    assert.deepEqual(checkPlugin({ ...plugin, operations: { a: operation('linear'), b: operation(undefined), c: operation('cheap') } }), ['operation "c": cost must be "linear" or left out']);
+  });
+
   it('refuses a plugin that needs another SDK major', () => {
     assert.deepEqual(checkPlugin({ ...plugin, sdk: '^2.0.0' }, '1.0.0'), ['the plugin needs SDK ^2.0.0, this kernel has 1.0.0']);
     assert.deepEqual(checkPlugin(plugin, '1.4.0'), []);

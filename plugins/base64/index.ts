@@ -15,6 +15,8 @@ export default definePlugin({
     encode: defineOperation({
       summary: 'Encode UTF-8 text as Base64',
       errors: [],
+      // One pass over the bytes: 256 KiB cost the main thread ~1 ms (workers.linearOffloadBytes).
+      cost: 'linear',
       body: Type.Object(
         {
           text: Type.String({ description: 'Text, encoded as UTF-8 before Base64' }),
@@ -32,6 +34,7 @@ export default definePlugin({
     decode: defineOperation({
       summary: 'Decode Base64 (either alphabet) to UTF-8 text',
       errors: ['invalid_base64', 'invalid_utf8'],
+      cost: 'linear',
       body: Type.Object(
         { base64: Type.String({ description: 'Standard or URL-safe Base64; whitespace and missing padding allowed' }) },
         closed,
