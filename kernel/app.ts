@@ -51,11 +51,11 @@ export interface AppOptions {
   readonly watchdog?: EventLoopWatchdog;
 }
 
-/** Every path the service answers, computed once. */
-export function buildRoutes(registry: Registry): Map<string, Route> {
+/** Every path the service answers, computed once; `document` is the registry's OpenAPI document. */
+export function buildRoutes(registry: Registry, document: Record<string, unknown>): Map<string, Route> {
   const routes = new Map<string, Route>();
   routes.set('/healthz', { method: 'GET', public: true, json: JSON.stringify({ status: 'ok' }) });
-  routes.set('/v1/openapi.json', { method: 'GET', public: false, json: JSON.stringify(buildOpenApiDocument(registry, API_VERSION)) });
+  routes.set('/v1/openapi.json', { method: 'GET', public: false, json: JSON.stringify(document) });
   for (const operation of registry.operations.values()) routes.set(operation.path, { method: 'POST', public: false, operation });
   return routes;
 }
@@ -70,10 +70,12 @@ export function createApp(options: AppOptions): Koa<KernelState> {
   app.use(compressAnswers());
   app.use(requestId());
   if (options.draining) app.use(drainSignal(options.draining));
-  if (config.docs.enabled && config.docs.toolPages) app.use(toolPages(buildOpenApiDocument(options.registry, API_VERSION)));
+  // Built once for both: the document is ~10 ms of start-up.
+  const document = buildOpenApiDocument(options.registry, API_VERSION);
+  if (config.docs.enabled && config.docs.toolPages) app.use(toolPages(document));
   if (config.docs.enabled) app.use(docsPage());
   app.use(corsPreflight());
-  const routes = buildRoutes(options.registry);
+  const routes = buildRoutes(options.registry, document);
   routes.set(MCP_PATH, mcpRoute({ registry: options.registry, logger, version: API_VERSION }));
   app.use(lookupRoute(routes));
   app.use(identify(keyIndex(config.auth.apiKeys)));

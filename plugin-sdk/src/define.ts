@@ -229,6 +229,23 @@ function operationProblems(name: string, operation: unknown, pluginCodes: unknow
  */
 export function checkPlugin(value: unknown, sdkVersion: string = SDK_VERSION, options: PluginCheckOptions = {}): string[] {
   if (!isRecord(value)) return ['the default export is not a plugin manifest (use definePlugin)'];
+  // A manifest from definePlugin (frozen) was checked when it was defined; the kernel checks it again
+  // at load with the same arguments for a built-in, which cost ~20 ms of every start. Same answer, once.
+  const key = `${sdkVersion}|${options.requireBounds === true}`;
+  const known = Object.isFrozen(value) ? checked.get(value)?.get(key) : undefined;
+  if (known !== undefined) return [...known];
+  const problems = manifestProblems(value, sdkVersion, options);
+  if (Object.isFrozen(value)) {
+    const byOptions = checked.get(value) ?? new Map<string, readonly string[]>();
+    checked.set(value, byOptions.set(key, problems));
+  }
+  return [...problems];
+}
+
+/** Checks already made, by manifest and by SDK version and options. */
+const checked = new WeakMap<object, Map<string, readonly string[]>>();
+
+function manifestProblems(value: Record<string, unknown>, sdkVersion: string, options: PluginCheckOptions): string[] {
   const problems: string[] = [];
   if (value.kind !== 'toolshed-plugin') problems.push('the manifest was not made with definePlugin');
   if (typeof value.group !== 'string' || !kebabCase.test(value.group)) problems.push('group must be a kebab-case name');

@@ -4,11 +4,15 @@
  * a crashed bench leaves no server behind.
  */
 
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
 /** A server's resource use so far, as its own process sees it. */
 export interface Usage {
   /** User + system CPU time since the process started, in µs. */
   readonly cpuUs: number;
   readonly rssBytes: number;
+  /** The event loop's longest delay since the last `usage` (monitorEventLoopDelay at 1 ms): the longest block. */
+  readonly loopMaxMs: number;
 }
 
 export interface Listening {
@@ -17,6 +21,8 @@ export interface Listening {
 
 /** `warmedUp`: settles when the server's background warm-up is done (Toolshed's; the others have none). */
 export function announce(port: number, warmedUp: Promise<void> = Promise.resolve()): void {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
   process.on('message', (message) => {
     if (message === 'warm') {
       void warmedUp.then(() => process.send?.({ warm: true }));
@@ -24,7 +30,8 @@ export function announce(port: number, warmedUp: Promise<void> = Promise.resolve
     }
     if (message !== 'usage') return;
     const cpu = process.cpuUsage();
-    const usage: Usage = { cpuUs: cpu.user + cpu.system, rssBytes: process.memoryUsage.rss() };
+    const usage: Usage = { cpuUs: cpu.user + cpu.system, rssBytes: process.memoryUsage.rss(), loopMaxMs: delay.max / 1e6 };
+    delay.reset();
     process.send?.(usage);
   });
   process.once('disconnect', () => process.exit(0));
