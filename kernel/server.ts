@@ -94,8 +94,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server.listen(config.server.port, config.server.host, () => resolve());
   });
   watchdog.start();
+  // Built-in operations only: a third party's examples are not run unless a client asks for them.
+  const builtIn = new Set(loaded.filter((entry) => entry.origin === 'built-in').map((entry) => entry.plugin.group));
+  const warmable = [...registry.operations.values()].filter((operation) => builtIn.has(operation.operation.group));
   const warmedUp = config.operations.warmUp
-    ? startWarmUp(registry.operations.values(), dispatchLimits(config, registry, logger, watchdog, options.bodyLimit), logger, () => draining)
+    ? startWarmUp(warmable, dispatchLimits(config, registry, logger, watchdog, options.bodyLimit), logger, () => draining)
     : Promise.resolve();
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
