@@ -1,5 +1,5 @@
 /** `toolshed config check` and `config print`: the configuration as the service would run with it. */
-import { stringify } from 'yaml';
+import { stringify } from '../kernel/vendor/yaml.js';
 import { ConfigError, type Config } from '../kernel/config.js';
 import type { Registry } from '../kernel/registry.js';
 import { write, EXIT, type CliIo } from './command.js';

@@ -8,7 +8,7 @@
  * once the body is large) → JSON answer (422 past the answer cap, 503 past the byte budgets).
  * POST /mcp (mcp/) takes the same path: its tools/call runs the operation as the POST does.
  */
-import Koa from 'koa';
+import Koa from './vendor/koa.js';
 import { keyIndex } from './api-keys.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { compileSchema, Type, type ErrorDetail, type Static, type TSchema } from '@toolshed/plugin-sdk';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml } from './vendor/yaml.js';
 import { didYouMean } from './nearest.js';
 
 const closed = { additionalProperties: false } as const;

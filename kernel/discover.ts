@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkPlugin, freshBundle, SDK_VERSION, type Plugin } from '@toolshed/plugin-sdk';
-import fg from 'fast-glob';
+import fg from './vendor/fast-glob.js';
 
 /** A plugin and where it came from. */
 export interface LoadedPlugin {

@@ -7,7 +7,7 @@
 // which import handlers directly. The bundle is built from the TypeScript sources, so
 // it never holds a stale compiled file. No source map: coverage tools cannot merge a bundle's
 // functions and branches with the same sources' own modules, so the bundle stays out of the
-// coverage report. Run after every build, like bundle-typebox.mjs; without it, only start-up is slower.
+// coverage report. Run after every build, like bundle-dependencies.mjs; without it, only start-up is slower.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';

@@ -21,7 +21,7 @@ for (const tree of trees) {
   const entryPoints = await fg(tree.patterns, { ignore, cwd: root });
   await build({ ...options, entryPoints, outdir: `${root}${tree.outdir}`, outbase: `${root}${tree.outbase}`, tsconfig: `${root}tsconfig.base.json` });
 }
-await import('./bundle-typebox.mjs');
+await import('./bundle-dependencies.mjs');
 await import('./bundle-plugins.mjs');
 await import('./bundle-tool-pages.mjs');
 // tsc -b must not take these files for its own output: without its build info it rebuilds in full.

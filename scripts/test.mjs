@@ -19,7 +19,7 @@ const steps = [
   ['lint', [npx, 'eslint', '.']],
   ['typecheck and build', [npx, 'tsc', '-b']],
   // The tests run on what ships: the SDK's TypeBox as one bundle, each built-in plugin as one.
-  ['bundle TypeBox', [process.execPath, 'scripts/bundle-typebox.mjs']],
+  ['bundle dependencies', [process.execPath, 'scripts/bundle-dependencies.mjs']],
   ['bundle the built-in plugins', [process.execPath, 'scripts/bundle-plugins.mjs']],
   ['bundle the tool pages\' script and stylesheet', [process.execPath, 'scripts/bundle-tool-pages.mjs']],
   ['tests', [npx, 'c8', '--check-coverage=false', 'node', 'scripts/run-tests.mjs']],

@@ -35,7 +35,7 @@ describe('the SDK package', () => {
 
   it('is built by npm pack itself, and its entry points are in the tarball', async () => {
     // The build, then TypeBox's modules bundled into one (plugin-sdk/src/typebox.ts says why).
-    assert.equal(manifest.scripts?.prepack, 'tsc -b && node ../scripts/bundle-typebox.mjs');
+    assert.equal(manifest.scripts?.prepack, 'tsc -b && node ../scripts/bundle-dependencies.mjs --sdk-only');
     const { files } = await packedFiles(sdkFolder);
     assert.ok(files.includes(manifest.exports['.'].default.replace(/^\.\//, '')));
     assert.ok(files.includes(manifest.exports['.'].types.replace(/^\.\//, '')));

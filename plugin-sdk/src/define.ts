@@ -3,7 +3,7 @@
  * functions; it is checked eagerly here and again by the kernel when it loads (with the kernel's
  * own copy of these rules), so a malformed plugin fails loudly instead of being skipped.
  */
-import semver from 'semver';
+import semver from './semver.js';
 import type { Static, TObject, TSchema } from 'typebox';
 import { compileSchema } from './validation.js';
 import { findOpenObjects, findUnboundedFields } from './schema-rules.js';

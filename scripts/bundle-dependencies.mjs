@@ -1,0 +1,36 @@
+// Replaces modules that `tsc -b` writes as re-exports of a dependency with one esbuild bundle of
+// that dependency each: TypeBox (plugin-sdk/src/typebox.ts says why), semver in the SDK, and Koa,
+// yaml and fast-glob in the kernel (kernel/vendor/). Each ships dozens to hundreds of small files,
+// and loading them one by one was a third of every start. Run after every build: `npm run build`,
+// the test command, `npm start`'s emit and the SDK's prepack all do. Without it everything still
+// works, only slower to load. The bundles carry no source map, so coverage never counts them.
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const sdk = `${root}plugin-sdk/`;
+// CommonJS packages call require() for Node's own modules; in an ES module bundle it must exist.
+const requireShim = "import { createRequire as __toolshedRequire } from 'node:module'; const require = __toolshedRequire(import.meta.url);";
+const bundles = [
+  { entry: `${sdk}src/typebox.ts`, outfile: `${sdk}dist/typebox.js` },
+  { entry: `${sdk}src/semver.ts`, outfile: `${sdk}dist/semver.js`, commonjs: true },
+  // The SDK's own script (prepack) bundles only the SDK's modules: a packed SDK has no kernel.
+  ...(process.argv.includes('--sdk-only')
+    ? []
+    : ['koa', 'yaml', 'fast-glob'].map((name) => ({ entry: `${root}kernel/vendor/${name}.ts`, outfile: `${root}dist/kernel/vendor/${name}.js`, commonjs: true }))),
+];
+await Promise.all(
+  bundles.map(({ entry, outfile, commonjs }) =>
+    build({
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      legalComments: 'inline',
+      logLevel: 'warning',
+      ...(commonjs ? { banner: { js: requireShim } } : {}),
+    }),
+  ),
+);
