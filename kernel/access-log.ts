@@ -19,7 +19,12 @@ export interface AccessEntry {
 
 const INFO = 30;
 
-const field = (name: string, value: string | undefined): string => (value === undefined ? '' : `,"${name}":${JSON.stringify(value)}`);
+/** Characters JSON never escapes: request ids, operation ids, methods and addresses are made of them. */
+const plain = /^[A-Za-z0-9._:-]*$/;
+
+// JSON.stringify of each value was half the line's cost; a value of plain characters needs only its quotes.
+const field = (name: string, value: string | undefined): string =>
+  value === undefined ? '' : `,"${name}":${plain.test(value) ? `"${value}"` : JSON.stringify(value)}`;
 
 /** The line, newline included, for an entry logged at `time` (epoch milliseconds). */
 export function accessLine(entry: AccessEntry, time: number): string {

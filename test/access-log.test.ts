@@ -17,7 +17,9 @@ const full: AccessEntry = { requestId: '01JD0000000000000000000000', operation: 
 describe('the access-log line', () => {
   it('is byte for byte the line pino writes, undefined fields left out', () => {
     const time = 1732406400123;
-    for (const entry of [full, { ...full, operation: undefined, key: undefined }, { ...full, requestId: undefined, status: 404, durationMs: 12 }]) {
+    // Plain values (quoted as they are) and values JSON must escape (the key; an address a proxy header gave).
+    const escaped = { ...full, ip: '10.0.0.1"\u0001', operation: 'a\\b' };
+    for (const entry of [full, escaped, { ...full, operation: undefined, key: undefined }, { ...full, requestId: undefined, status: 404, durationMs: 12 }]) {
       assert.equal(accessLine(entry, time), pinoLine(entry, time));
     }
   });

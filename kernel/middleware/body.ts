@@ -138,7 +138,8 @@ function foreignCharset(type: string): boolean {
 
 function checkFraming(headers: IncomingMessage['headers']): void {
   const type = headers['content-type'];
-  if (type !== undefined) {
+  // The type nearly every client sends, accepted without splitting it into parameters.
+  if (type !== undefined && type !== 'application/json') {
     if (!jsonMediaType.test(type.split(';', 1)[0]!.trim().toLowerCase())) {
       throw new HttpError(415, 'unsupported_media_type', 'Content-Type must be application/json');
     }
