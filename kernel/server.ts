@@ -94,9 +94,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server.listen(config.server.port, config.server.host, () => resolve());
   });
   watchdog.start();
-  // Built-in operations only: a third party's examples are not run unless a client asks for them.
-  const builtIn = new Set(loaded.filter((entry) => entry.origin === 'built-in').map((entry) => entry.plugin.group));
-  const warmable = [...registry.operations.values()].filter((operation) => builtIn.has(operation.operation.group));
+  // Built-in operations only: a third party's examples are not run unless a client asks for them
+  // (by module, not group: a plugin replacing a built-in group is a third party's).
+  const builtIn = new Set(loaded.filter((entry) => entry.origin === 'built-in').map((entry) => entry.specifier));
+  const warmable = [...registry.operations.values()].filter((operation) => builtIn.has(operation.module));
   const warmedUp = config.operations.warmUp
     ? startWarmUp(warmable, dispatchLimits(config, registry, logger, watchdog, options.bodyLimit), logger, () => draining)
     : Promise.resolve();
