@@ -35,6 +35,7 @@ export async function rejectsField(promise: Promise<unknown>, path: string): Pro
 /**
  * The most a test lets hostile input take before calling it a hang. Deliberately generous: it
  * proves the service does not stall (a quadratic algorithm on megabytes takes minutes) without
- * turning the test suite into a flaky benchmark; speed targets live in `npm run bench`.
+ * turning the test suite into a flaky benchmark; speed targets live in `npm run bench`. 30 s: on
+ * a busy two-core CI machine running Node 24, five 10 MB text-converter inputs once took 11.8 s.
  */
-export const HANG_GUARD_MS = 10_000;
+export const HANG_GUARD_MS = 30_000;

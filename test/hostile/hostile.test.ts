@@ -18,7 +18,11 @@ before(async () => {
   // The rows test what each input is answered with, not how fast this machine is: with the default
   // 10 s request budget, a busy CI machine once turned the 1.18 M-key row's 400 into a 422
   // input_too_complex. The budget itself is tested in offload.test.ts.
-  service = await startTestService({ workers: { requestBudgetMs: 120_000 } }, { builtinDir: builtinPluginDir });
+  // The same for the operations' deadline (10 s by default), which must stay under the idle close.
+  service = await startTestService(
+    { workers: { requestBudgetMs: 120_000 }, operations: { deadlineMs: 100_000 }, server: { writeTimeoutMs: 120_000 } },
+    { builtinDir: builtinPluginDir },
+  );
 });
 after(() => service.stop());
 
