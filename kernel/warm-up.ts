@@ -1,6 +1,6 @@
 /**
- * The warm-up after `listening`: every operation's first example runs once, in the background,
- * through the same run path as a request (so a pool operation starts a pool worker and imports its
+ * The warm-up after `listening`: every built-in operation's first example runs WARM_UP_RUNS times,
+ * in the background, through the same run path as a request (so a pool operation starts a pool worker and imports its
  * module there, and a main-thread one compiles its code paths). Without it the first call of
  * sql-formatter or regex-tester waited ~150 ms for a worker to boot and import, where the
  * hundredth takes 2 ms. Operations that call an upstream are skipped: the warm-up never leaves
