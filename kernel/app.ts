@@ -4,7 +4,8 @@
  * errors and access log → compression (answers of 1 KiB and more) → request id → draining (after SIGTERM) →
  * the browser pages (the tool pages at / and /tools/…, the reference at /docs, when enabled) →
  * CORS preflight → route lookup → identify the key →
- * rate limit → 401 → 404/405 → JSON body (415/413/400) → validation and handler (on the worker pool
+ * rate limit → 401 → a turn on the event loop (operations wait while a busy turn has had its share) →
+ * 404/405 → JSON body (415/413/400) → validation and handler (on the worker pool
  * once the body is large) → JSON answer (422 past the answer cap, 503 past the byte budgets).
  * POST /mcp (mcp/) takes the same path: its tools/call runs the operation as the POST does.
  */
@@ -24,6 +25,7 @@ import { errors } from './middleware/errors.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { lookupRoute } from './middleware/route.js';
+import { takeTurns } from './middleware/turns.js';
 import { MCP_PATH, mcpRoute } from '../mcp/route.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { notFoundMessages } from './route-hint.js';
@@ -88,6 +90,7 @@ export function createApp(options: AppOptions): Koa<KernelState> {
     }),
   );
   app.use(refuseBadCredentials());
+  app.use(takeTurns());
   app.use(dispatch(dispatchLimits(config, options.registry, logger, options.watchdog ?? new EventLoopWatchdog(config.watchdog.blockedMs, logger), options.bodyLimit)));
   return app;
 }

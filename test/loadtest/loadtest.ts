@@ -2,7 +2,6 @@
 // the hostile corpus runs in a loop, then slow readers, 150,000 client addresses and a 300,000-
 // request soak. Loopback only, bounded in time; prints one table. A measurement, not a test.
 import { fork, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -36,30 +35,10 @@ function ask<T>(process: ChildProcess, message: string): Promise<T> {
   });
 }
 
-/** Probes /healthz every 10 ms until stopped; resolves with the p99 of its latencies. */
-function probeHealth(base: string): () => Promise<number> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const latencies: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      await new Promise<void>((resolve) => {
-        const req = request(`${base}/healthz`, { agent }, (res) => res.resume().on('end', () => resolve()));
-        req.on('error', () => resolve());
-        req.end();
-      });
-      latencies.push(performance.now() - started);
-      await sleep(10);
-    }
-  })();
-  return async () => {
-    running = false;
-    await loop;
-    agent.destroy();
-    latencies.sort((a, b) => a - b);
-    return latencies[Math.floor(latencies.length * 0.99)] ?? 0;
-  };
+/** Probes /healthz from its own process (health-probe.ts) until the returned function is called; resolves with the p99. */
+async function probeHealth(probe: ChildProcess): Promise<() => Promise<number>> {
+  await ask(probe, 'start');
+  return () => ask<number>(probe, 'stop');
 }
 
 /** Every example of every operation that needs no upstream, from the service's own OpenAPI document. */
@@ -91,6 +70,16 @@ async function traffic(base: string, requests: autocannon.Request[], options: Pa
   return autocannon({ url: base, connections, requests: mixed, ...options });
 }
 
+/** Failed requests of a run: socket errors, timeouts and non-2xx answers, the latter by status. */
+function failuresOf(result: autocannon.Result): { count: number; text: string } {
+  const statuses = Object.entries(result.statusCodeStats ?? {})
+    .filter(([status]) => !status.startsWith('2'))
+    .map(([status, { count = 0 }]) => `${status}: ${count}`);
+  const parts = [...statuses, ...(result.errors > 0 ? [`socket errors: ${result.errors}`] : []), ...(result.timeouts > 0 ? [`timeouts: ${result.timeouts}`] : [])];
+  const count = result.errors + result.timeouts + result.non2xx;
+  return { count, text: `${count} errors${parts.length > 0 ? ` (${parts.join(', ')})` : ''}` };
+}
+
 async function settleRss(server: ChildProcess, targetMb: number, maxMs: number): Promise<ServerStats> {
   let stats = await ask<ServerStats>(server, 'stats');
   for (const started = Date.now(); stats.rssMb > targetMb && Date.now() - started < maxMs; stats = await ask<ServerStats>(server, 'stats')) await sleep(1000);
@@ -100,18 +89,20 @@ async function settleRss(server: ChildProcess, targetMb: number, maxMs: number):
 const server = child('./server.js');
 const port = await new Promise<number>((resolve) => server.once('message', (message) => resolve(Number(message))));
 const base = `http://127.0.0.1:${port}`;
+const prober = child('./health-probe.js', [String(port)]);
+await new Promise((resolve) => prober.once('message', resolve));
 const requests = await validRequests(base);
 await traffic(base, requests, { duration: 2 }); // warm-up
 const idleStats = await settleRss(server, 0, 0);
 const idle = idleStats.rssMb;
 
 await ask(server, 'reset');
-let stopProbe = probeHealth(base);
+let stopProbe = await probeHealth(prober);
 const baseline = await traffic(base, requests, { duration: seconds });
 let health = await stopProbe();
 let stats = await ask<ServerStats>(server, 'stats');
-const failures = baseline.errors + baseline.timeouts + baseline.non2xx;
-row(`valid mix, ${connections} connections, ${seconds} s`, '0 errors', `${Math.round(baseline.requests.average)} req/s, ${failures} errors`, failures === 0);
+const failures = failuresOf(baseline);
+row(`valid mix, ${connections} connections, ${seconds} s`, '0 errors', `${Math.round(baseline.requests.average)} req/s, ${failures.text}`, failures.count === 0);
 row('  healthz p99 / event-loop p99', '—', `${health.toFixed(1)} / ${stats.loopP99Ms.toFixed(1)} ms; GC pauses max ${stats.gcMaxMs.toFixed(0)} ms, ${stats.gcTotalMs.toFixed(0)} ms in all`);
 
 // The attack is running (both lanes answered) before the measured run starts; its counts start with it.
@@ -120,15 +111,14 @@ const ready = await Promise.race([new Promise((resolve) => attacker.once('messag
 if (ready !== 'ready') process.stderr.write('the attacker had no answers after 2 minutes\n');
 await ask(attacker, 'reset');
 await ask(server, 'reset');
-stopProbe = probeHealth(base);
+stopProbe = await probeHealth(prober);
 const attacked = await traffic(base, requests, { duration: seconds });
 health = await stopProbe();
 stats = await ask<ServerStats>(server, 'stats');
 const attack = await ask<{ sent: number; answered: number; fiveHundreds: number }>(attacker, 'stats');
 attacker.kill();
 const ratio = attacked.requests.average / baseline.requests.average;
-const attackedFailures = attacked.errors + attacked.timeouts + attacked.non2xx;
-row('valid mix while the hostile rows loop', '≥ 0.70 of valid', `${Math.round(attacked.requests.average)} req/s = ${ratio.toFixed(2)}, ${attackedFailures} errors`, ratio >= 0.7);
+row('valid mix while the hostile rows loop', '≥ 0.70 of valid', `${Math.round(attacked.requests.average)} req/s = ${ratio.toFixed(2)}, ${failuresOf(attacked).text}`, ratio >= 0.7);
 // Each of the attacker's two lanes finished a hostile request inside the measured run, so the attack
 // ran during it, not only before or after. Hostile requests are slow by design (a 10 MiB body each,
 // on pool threads that yield to the main thread): 3 in 10 s on a quiet 2-core machine.
@@ -185,6 +175,7 @@ const afterSoakStats = await settleRss(server, beforeSoak * 1.1, 45_000);
 const afterSoak = afterSoakStats.rssMb;
 row(`soak, ${soakRequests.toLocaleString('en')} requests`, 'RSS growth < 10 %', `${Math.round(soak.requests.average)} req/s, ${beforeSoak.toFixed(0)} → ${afterSoak.toFixed(0)} MB; ${breakdown(beforeSoakStats)} → ${breakdown(afterSoakStats)}`, afterSoak < beforeSoak * 1.1);
 
+prober.kill();
 server.kill();
 const widths = [0, 1, 2].map((column) => Math.max(...rows.map((cells) => String(cells[column]).length), 6));
 const line = (cells: string[]) => `| ${cells.map((cell, index) => cell.padEnd(widths[index] ?? 4)).join(' | ')} |`;

@@ -1,0 +1,114 @@
+// Requests take turns on the event loop (kernel/middleware/turns.ts). Outcomes are counted in turns
+// of the loop, never timed: the clock is the test's, and a chain of immediates numbers the turns.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { takeTurns, turnTaking, type TurnTaking } from '../kernel/middleware/turns.js';
+import type { KernelContext } from '../kernel/types.js';
+
+/** Numbers the turns of the event loop from now on: an immediate schedules the next one, one per turn. */
+function countTurns(): { now: () => number; stop: () => void } {
+  let turn = 0;
+  let handle = setImmediate(function tick() {
+    turn++;
+    handle = setImmediate(tick);
+  });
+  return { now: () => turn, stop: () => clearImmediate(handle) };
+}
+
+/** Takes a turn `count` times now and resolves with the turn each caller started in, in the order they started. */
+async function startsOf(turns: TurnTaking, count: number, turn: () => number): Promise<{ order: number[]; turns: number[] }> {
+  const order: number[] = [];
+  const started: number[] = [];
+  await Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      await turns.take();
+      order.push(index);
+      started.push(turn());
+    }),
+  );
+  return { order, turns: started };
+}
+
+describe('requests taking turns', () => {
+  it('starts every request read in a turn at once while that turn has worked less than turnMs', () => {
+    const turns = turnTaking(5, () => 3);
+    assert.equal(turns.take(), undefined);
+    assert.equal(turns.take(), undefined);
+    assert.equal(turns.take(), undefined);
+  });
+
+  it('makes a request read after the turn has worked turnMs wait for the sockets of that turn and start after them', async () => {
+    let time = 0;
+    const turns = turnTaking(5, () => time);
+    assert.equal(turns.take(), undefined, 'the turn’s first request starts at once');
+    time = 5;
+    const waiting = turns.take();
+    assert.ok(waiting instanceof Promise, 'the turn has worked 5 ms: the next one waits');
+    let started = false;
+    void waiting.then(() => (started = true));
+    await Promise.resolve();
+    assert.equal(started, false, 'not in the same turn');
+    await waiting;
+  });
+
+  it('starts waiting requests one turn apart while each turn runs long, in arrival order', async () => {
+    // Every reading of the clock is 10 ms after the last: each batch's turn ran long, so no batch grows.
+    let time = 0;
+    const turns = turnTaking(5, () => (time += 10));
+    assert.equal(turns.take(), undefined);
+    const counter = countTurns();
+    try {
+      const { order, turns: started } = await startsOf(turns, 4, counter.now);
+      assert.deepEqual(order, [0, 1, 2, 3]);
+      assert.deepEqual(started.map((turn) => turn - started[0]!), [0, 1, 2, 3], 'one start per turn');
+    } finally {
+      counter.stop();
+    }
+  });
+
+  it('doubles a batch while the turns stay short', async () => {
+    let time = 0;
+    const turns = turnTaking(5, () => time);
+    assert.equal(turns.take(), undefined);
+    time = 10; // past the first turn's share: everything from here waits; then every turn is short
+    const counter = countTurns();
+    try {
+      const { order, turns: started } = await startsOf(turns, 7, counter.now);
+      assert.deepEqual(order, [0, 1, 2, 3, 4, 5, 6]);
+      assert.deepEqual(started.map((turn) => turn - started[0]!), [0, 1, 1, 2, 2, 2, 2], 'batches of 1, 2 and 4');
+    } finally {
+      counter.stop();
+    }
+  });
+
+  it('lets no newcomer pass the requests already waiting, even when its own turn is fresh', async () => {
+    let time = 0;
+    const turns = turnTaking(5, () => time);
+    assert.equal(turns.take(), undefined);
+    time = 10;
+    const first = turns.take();
+    time = 0; // a reading that alone would let the newcomer start at once
+    const second = turns.take();
+    assert.ok(first instanceof Promise && second instanceof Promise);
+    const order: string[] = [];
+    await Promise.all([first.then(() => order.push('first')), second.then(() => order.push('second'))]);
+    assert.deepEqual(order, ['first', 'second']);
+  });
+
+  it('never holds a precomputed answer (health, the OpenAPI document), only operations', async () => {
+    const never: TurnTaking = { take: () => new Promise<void>(() => undefined) };
+    const middleware = takeTurns(never);
+    let reached = 0;
+    const next = () => {
+      reached++;
+      return Promise.resolve();
+    };
+    const context = (route: KernelContext['state']['route']) => ({ state: { route } }) as KernelContext;
+    await middleware(context({ method: 'GET', public: true, json: '{"status":"ok"}' }), next);
+    await middleware(context(undefined), next);
+    assert.equal(reached, 2, 'health and an unknown path go on at once');
+    void middleware(context({ method: 'POST', public: false, respond: () => Promise.resolve() }), next);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(reached, 2, 'an operation waits for its turn');
+  });
+});
