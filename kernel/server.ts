@@ -16,6 +16,7 @@ import { describeFailure, type Logger } from './logger.js';
 import { createMemoryHitStore } from './rate-limit/memory-store.js';
 import type { HitStore } from './rate-limit/store.js';
 import { buildRegistry, type Registry } from './registry.js';
+import { SERVICE_IDLE_COLLECTION, startIdleCollection } from './idle-collection.js';
 import { EventLoopWatchdog } from './watchdog.js';
 import { startWarmUp } from './warm-up.js';
 
@@ -94,6 +95,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server.listen(config.server.port, config.server.host, () => resolve());
   });
   watchdog.start();
+  const idleCollection = startIdleCollection(SERVICE_IDLE_COLLECTION);
   // Built-in operations only: a third party's examples are not run unless a client asks for them
   // (by module, not group: a plugin replacing a built-in group is a third party's).
   const builtIn = new Set(loaded.filter((entry) => entry.origin === 'built-in').map((entry) => entry.specifier));
@@ -125,6 +127,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     await closed;
     clearTimeout(deadline);
     watchdog.stop();
+    idleCollection.stop();
     // A plugin whose close() hangs must not hold the exit past the shutdown timeout.
     const closing = Promise.all([...registry.plugins.map(async (plugin) => plugin.close?.()), workerPool().close()]);
     let giveUp: NodeJS.Timeout | undefined;
