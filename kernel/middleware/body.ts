@@ -26,6 +26,8 @@ function tooLarge(limit: number): HttpError {
   return new HttpError(413, 'payload_too_large', `The request body is larger than ${limit} bytes`, { Connection: 'close' });
 }
 
+const clientLeft = (): HttpError => new HttpError(400, 'invalid_json', 'The client aborted the request body');
+
 function decoderFor(encoding: string | undefined): Transform | undefined {
   const name = (encoding ?? 'identity').trim().toLowerCase();
   if (name === 'identity' || name === '') return undefined;
@@ -43,6 +45,9 @@ function decoderFor(encoding: string | undefined): Transform | undefined {
 export function readBytes(req: IncomingMessage, limit: number, budget?: ByteBudget): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return Promise.reject(tooLarge(limit));
+  // The client left while the request waited (its turn, the rate limit's store): a destroyed stream
+  // emits nothing more, so waiting for its end would never settle.
+  if (req.destroyed) return Promise.reject(clientLeft());
   const decoder = decoderFor(req.headers['content-encoding']);
   let held = 0;
   return new Promise((resolve, reject) => {
@@ -87,7 +92,7 @@ export function readBytes(req: IncomingMessage, limit: number, budget?: ByteBudg
     source.once('error', () =>
       finish(decoder ? new HttpError(400, 'invalid_json', 'The request body could not be decompressed') : new HttpError(400, 'invalid_json', 'The request body could not be read')),
     );
-    req.once('aborted', () => finish(new HttpError(400, 'invalid_json', 'The client aborted the request body')));
+    req.once('aborted', () => finish(clientLeft()));
     req.once('timeout', onSilence);
     if (decoder) {
       req.on('data', onRaw);
