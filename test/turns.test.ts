@@ -15,6 +15,17 @@ function countTurns(): { now: () => number; stop: () => void } {
   return { now: () => turn, stop: () => clearImmediate(handle) };
 }
 
+/** A clock that gives `values` in order, then the last one for ever. */
+function readings(values: readonly number[]): () => number {
+  let read = 0;
+  return () => values[Math.min(read++, values.length - 1)]!;
+}
+
+/** How many requests started in each turn, turn by turn. */
+function perTurn(turns: readonly number[]): number[] {
+  return [...turns.reduce((counts, turn) => counts.set(turn, (counts.get(turn) ?? 0) + 1), new Map<number, number>()).values()];
+}
+
 /** Takes a turn `count` times now and resolves with the turn each caller started in, in the order they started. */
 async function startsOf(turns: TurnTaking, count: number, turn: () => number): Promise<{ order: number[]; turns: number[] }> {
   const order: number[] = [];
@@ -76,6 +87,40 @@ describe('requests taking turns', () => {
       const { order, turns: started } = await startsOf(turns, 7, counter.now);
       assert.deepEqual(order, [0, 1, 2, 3, 4, 5, 6]);
       assert.deepEqual(started.map((turn) => turn - started[0]!), [0, 1, 1, 2, 2, 2, 2], 'batches of 1, 2 and 4');
+    } finally {
+      counter.stop();
+    }
+  });
+
+  it('scales a batch down by how far its turn ran past turnMs', async () => {
+    // Clock readings in order: the first take (0), the take that finds the turn spent (10), then one
+    // per pump. Batches of 1, 2, 4 and 8 run in turns of 0 ms; the 8's turn then reads 20 ms, four
+    // times turnMs, so the next batch is 8 × 5 / 20 = 2; its turn of 0 ms doubles it again.
+    const turns = turnTaking(5, readings([0, 10, 10, 10, 10, 10, 30]));
+    assert.equal(turns.take(), undefined);
+    const counter = countTurns();
+    try {
+      const { order, turns: started } = await startsOf(turns, 19, counter.now);
+      assert.deepEqual(order, Array.from({ length: 19 }, (_, index) => index));
+      assert.deepEqual(perTurn(started), [1, 2, 4, 8, 2, 2], 'halving would have started 4 after the long turn');
+    } finally {
+      counter.stop();
+    }
+  });
+
+  it('measures the turn of the batch that ended a wait too, and sizes the next wait by it', async () => {
+    // The first wait: batches of 1, 2, 4 and 8 in turns of 0 ms; the 8 end it and their turn reads
+    // 20 ms (30 − 10), so the batch becomes 2. The second wait (a new turn at 30, spent at 40) starts
+    // its 4 requests two by two; a batch left at 8, unmeasured, would have started all 4 at once.
+    const turns = turnTaking(5, readings([0, 10, 10, 10, 10, 10, 30, 30, 40]));
+    assert.equal(turns.take(), undefined);
+    const counter = countTurns();
+    try {
+      assert.deepEqual(perTurn((await startsOf(turns, 15, counter.now)).turns), [1, 2, 4, 8]);
+      await new Promise((resolve) => setImmediate(resolve)); // the pump that measures the 8's turn
+      await new Promise((resolve) => setImmediate(resolve)); // a new turn of the loop
+      assert.equal(turns.take(), undefined, 'a fresh turn starts its first request at once');
+      assert.deepEqual(perTurn((await startsOf(turns, 4, counter.now)).turns), [2, 2]);
     } finally {
       counter.stop();
     }

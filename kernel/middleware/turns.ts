@@ -1,10 +1,11 @@
 /**
  * Operation requests take turns on the event loop. Requests read in one turn start at once until
  * that turn has worked for `TURN_MS`; later ones wait in arrival order and start in batches in the
- * following turns, each batch sized so that a turn stays near `TURN_MS`. Without this, every
- * request a busy turn had read ran back to back before any timer fired: under 200 connections one
- * turn held 200 requests' work (50–80 ms on a 2-core machine), and /healthz, deadlines and the
- * bodies of large requests all waited that long (docs/decisions.md, "Requests take turns").
+ * following turns, each batch sized from the length of the last one's turn so that a turn stays
+ * near `TURN_MS`. Without this, every request a busy turn had read ran back to back before any
+ * timer fired: under 200 connections one turn held 200 requests' work (50–80 ms on a 2-core
+ * machine), and /healthz, deadlines and the bodies of large requests all waited that long
+ * (docs/decisions.md, "Requests take turns").
  */
 import type { KernelMiddleware } from '../types.js';
 
@@ -28,14 +29,24 @@ export function turnTaking(turnMs = TURN_MS, clock: () => number = () => perform
   };
   let pumping = false;
   let batch = 1;
+  // When the last batch started (-1: none is being measured), and how many it started.
   let pumpedAt = -1;
+  let started = 0;
   // Runs in the check phase. The immediate it schedules runs in the next turn, after that turn's
-  // timers and sockets; a batch whose turn stayed short is doubled, one whose turn ran long halved.
+  // timers and sockets, and measures the turn of the batch started here, the last batch of a wait
+  // included. The next batch is the last one scaled by how far its turn missed `turnMs` (a 20 ms
+  // turn quarters it), growing at most twofold. A batch measured only while more requests waited
+  // was never measured again once it held them all: in the loadtest's attack it stayed at the 128
+  // it had grown to earlier, and every wait of 20–100 requests started in one turn.
   const pump = (): void => {
     const now = clock();
-    if (pumpedAt >= 0) batch = now - pumpedAt > turnMs ? Math.max(1, batch >> 1) : Math.min(MAX_BATCH, batch * 2);
+    if (pumpedAt >= 0) {
+      const scaled = Math.floor((started * turnMs) / Math.max(now - pumpedAt, Number.MIN_VALUE));
+      batch = Math.max(1, Math.min(MAX_BATCH, batch * 2, scaled));
+    }
     const starts = waiting.splice(0, batch);
-    if (waiting.length > 0) {
+    started = starts.length;
+    if (started > 0) {
       pumpedAt = now;
       setImmediate(pump);
     } else {
