@@ -76,6 +76,16 @@ describe('answer compression', () => {
     assert.equal(error.headers['content-encoding'], undefined);
   });
 
+  it('leaves an answer of 342 to 1,023 bytes to itself: not compressed, no Vary', async () => {
+    // 600 characters of text make an answer of about 650 bytes: over the cheap bound (342 code units
+    // × 3 bytes) but under 1 KiB, so koa-compress must not even see it (it would add Vary).
+    const answer = await rawBytes('/v1/kernel-probe/echo', { 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip' }, JSON.stringify({ text: 'a'.repeat(600) }));
+    assert.equal(answer.status, 200);
+    assert.ok(answer.bytes.length > 342 && answer.bytes.length < COMPRESS_THRESHOLD_BYTES, String(answer.bytes.length));
+    assert.equal(answer.headers['content-encoding'], undefined);
+    assert.equal(answer.headers.vary, undefined);
+  });
+
   it('compresses an answer made on the worker pool the same way', async () => {
     const text = 'compressible '.repeat(10_000);
     const body = JSON.stringify({ text });
