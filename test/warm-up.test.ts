@@ -1,6 +1,7 @@
 // The background warm-up after listening (kernel/warm-up.ts, issue 25): each operation's first
 // example runs WARM_UP_RUNS times through the request's run path, upstream operations never, and
-// the whole of it stops once the service is stopping.
+// the whole of it stops once the service is stopping. Before the first example, one HTTP exchange
+// on a private loopback server (kernel/prime-http.ts).
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +12,7 @@ import type { DispatchLimits } from '../kernel/middleware/dispatch.js';
 import type { RegisteredOperation } from '../kernel/registry.js';
 import { builtinPluginDir } from '../kernel/server.js';
 import { EventLoopWatchdog } from '../kernel/watchdog.js';
+import { primeHttp } from '../kernel/prime-http.js';
 import { WARM_UP_RUNS, warmUp } from '../kernel/warm-up.js';
 import { externalPlugins, startTestService, type TestService } from './support/service.js';
 
@@ -85,6 +87,24 @@ describe('the warm-up after listening', () => {
     assert.deepEqual(calls, { plain: WARM_UP_RUNS, upstream: 0, failing: 1 });
     assert.equal(report.operations, 2);
     assert.deepEqual(report.failed, ['warm-fixture.failing']);
+    assert.equal(report.primed, true);
+  });
+
+  it('primes the HTTP path before the first example, and warms up all the same when that fails', async () => {
+    Object.assign(calls, { plain: 0, upstream: 0, failing: 0 });
+    const runsBeforePrime: number[] = [];
+    // A machine without an IPv4 loopback: the exchange answers 0.
+    const report = await warmUp([registered('plain')], limits, () => false, () => {
+      runsBeforePrime.push(calls.plain);
+      return Promise.resolve(0);
+    });
+    assert.deepEqual(runsBeforePrime, [0]);
+    assert.equal(calls.plain, WARM_UP_RUNS);
+    assert.equal(report.primed, false);
+  });
+
+  it('exchanges one POST with a private server on 127.0.0.1 and reads its 200', async () => {
+    assert.equal(await primeHttp(), 200);
   });
 
   it('stops once the service is stopping', async () => {
@@ -111,11 +131,12 @@ describe('the warm-up after listening', () => {
 
     it('runs every built-in example without upstream after listening, all of them answering, none of a folder plugin, and leaves a pool worker started', async () => {
       await service.warmedUp;
-      const line = service.logs.map((entry) => JSON.parse(entry) as { msg: string; operations?: number; failed?: string[] }).find((entry) => entry.msg === 'operations warmed');
+      const line = service.logs.map((entry) => JSON.parse(entry) as { msg: string; operations?: number; failed?: string[]; primed?: boolean }).find((entry) => entry.msg === 'operations warmed');
       const builtIns = [...service.registry.operations.values()].filter((operation) => !operation.path.startsWith('/v1/kernel-probe/') && !operation.contained);
       const withoutUpstream = builtIns.filter((operation) => operation.operation.definition.upstream !== true).length;
       assert.equal(line?.operations, withoutUpstream);
       assert.deepEqual(line?.failed, []);
+      assert.equal(line?.primed, true);
       // sql-formatter, regex-tester and others do their work on the pool: the warm-up started a worker.
       assert.ok(workerPool().stats().workers >= 1);
       // Nothing of it is a request: no access-log line.
