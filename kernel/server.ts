@@ -100,9 +100,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
   // (by module, not group: a plugin replacing a built-in group is a third party's).
   const builtIn = new Set(loaded.filter((entry) => entry.origin === 'built-in').map((entry) => entry.specifier));
   const warmable = [...registry.operations.values()].filter((operation) => builtIn.has(operation.module));
-  const warmedUp = config.operations.warmUp
+  const warmUp = config.operations.warmUp
     ? startWarmUp(warmable, dispatchLimits(config, registry, logger, watchdog, options.bodyLimit), logger, () => draining)
     : Promise.resolve();
+  // Loading the plugins and the warm-up grew the young generation; a service that now waits for
+  // its first request gives it back (kernel/idle-collection.ts says how and why).
+  const warmedUp = warmUp.then(async () => void (await idleCollection.trim()));
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let stopping: Promise<void> | undefined;

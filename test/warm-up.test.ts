@@ -4,9 +4,11 @@
 // on a private loopback server (kernel/prime-http.ts).
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { after, before, describe, it } from 'node:test';
 import { compileOperation, definePlugin, defineOperation, Type, workerPool } from '@toolshed/plugin-sdk';
 import { ByteBudget } from '../kernel/byte-budget.js';
+import { YOUNG_GENERATION_TRIM } from '../kernel/idle-collection.js';
 import { createLogger } from '../kernel/logger.js';
 import type { DispatchLimits } from '../kernel/middleware/dispatch.js';
 import type { RegisteredOperation } from '../kernel/registry.js';
@@ -141,6 +143,12 @@ describe('the warm-up after listening', () => {
       assert.ok(workerPool().stats().workers >= 1);
       // Nothing of it is a request: no access-log line.
       assert.equal(service.logs.filter((entry) => entry.includes('"msg":"request"')).length, 0);
+    });
+
+    it('gives the young generation the warm-up grew back before warmedUp settles', async () => {
+      await service.warmedUp;
+      const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.physical_space_size;
+      assert.ok(young <= YOUNG_GENERATION_TRIM.goalBytes, `young generation ${young} bytes`);
     });
   });
 });

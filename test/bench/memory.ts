@@ -10,7 +10,10 @@ import type { LoadCase } from './throughput.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Seconds a fresh server is left alone before its idle RSS is read: start-up garbage is mostly collected by then. */
+/**
+ * Time a fresh server is left alone, once its start-up work is done (Toolshed's warm-up in the
+ * background and the young-generation trim after it), before its idle RSS is read.
+ */
 const IDLE_WAIT_MS = 2000;
 
 export interface MemoryResult {
@@ -44,6 +47,7 @@ export async function runMemoryScenario(
 ): Promise<MemoryResult> {
   const [toolshed, koa] = await Promise.all([startServer('toolshed', placement, env), startServer('koa', placement, env)]);
   try {
+    await Promise.all([toolshed.warmedUp(), koa.warmedUp()]);
     await sleep(IDLE_WAIT_MS);
     const idleBytes = { toolshed: (await toolshed.usage()).rssBytes, koa: (await koa.usage()).rssBytes };
     await koa.stop();
