@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { isToolshedError } from './errors.js';
 import { UnprocessableError } from './errors.js';
-import { configureWorkerPool, isWorkerJobError, WorkerJobError, workerPool, workerRefusal, WorkerPool, type WorkerFailure } from './worker-pool.js';
+import { configureWorkerPool, isWorkerJobError, WORKER_YOUNG_GENERATION_MB, WorkerJobError, workerPool, workerRefusal, WorkerPool, type WorkerFailure } from './worker-pool.js';
 
 const jobs = new URL('./fixtures/worker-jobs.js', import.meta.url);
 const pools: WorkerPool[] = [];
@@ -103,6 +103,11 @@ describe('the worker pool', () => {
     const workers = pool({ memoryMb: 32 });
     await failsWith(workers.run(jobs, 'hoard', [], { deadlineMs: 600_000 }), 'crashed');
     assert.equal(await workers.run(jobs, 'add', [3, 4], { deadlineMs: 60_000 }), 7);
+  });
+
+  it('caps each worker’s young generation at WORKER_YOUNG_GENERATION_MB, so an idle worker does not keep a grown one', async () => {
+    assert.equal(WORKER_YOUNG_GENERATION_MB, 6);
+    assert.equal(await pool().run(jobs, 'youngGenerationCap', [], { deadlineMs: 60_000 }), 6);
   });
 
   it('does not start a job whose signal already fired, and ends idle workers', async () => {

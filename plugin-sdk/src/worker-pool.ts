@@ -283,7 +283,8 @@ export class WorkerPool {
     // A job may itself call runInWorker (a plugin's own heavy part inside a request the kernel moved
     // to the pool): that worker's pool gets one thread with the same caps, so nesting stays bounded.
     const nested: WorkerPoolOptions = { ...this.options, workers: 1 };
-    const worker = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb }, workerData: { toolshedPool: nested } });
+    const resourceLimits = { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
+    const worker = new Worker(entry, { resourceLimits, workerData: { toolshedPool: nested } });
     const slot: Slot = { worker, handedOver: 0 };
     this.size++;
     worker.on('message', (message: WorkerMessage) => {
@@ -370,6 +371,13 @@ export class WorkerPool {
 function rebuild(error: { status: number; code: string; message: string; details?: ErrorDetail[] }): ToolshedError {
   return new ToolshedError(error.status, error.code, error.message, error.details);
 }
+
+/**
+ * Each worker's young generation, both semi-spaces and its large-object share (V8's default on Node
+ * 20 grows to 48 MB). A job's input and answer are large objects, outside it; the warm-up grew a
+ * worker's to 8 MB of RSS that it kept while idle, against 4 MB at this cap (semi-spaces of 2 MB).
+ */
+export const WORKER_YOUNG_GENERATION_MB = 6;
 
 const defaults: WorkerPoolOptions = { workers: 2, memoryMb: 512, maxQueue: 64, idleMs: 30_000 };
 
