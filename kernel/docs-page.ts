@@ -1,6 +1,6 @@
 /**
  * GET /docs: the interactive API reference (swagger-ui, from the swagger-ui-dist package's own files,
- * read once at start-up), and GET / → /docs when the tool pages (tool-pages/) are off. Everything the page loads comes from this service:
+ * each read when it is first asked for and kept), and GET / → /docs when the tool pages (tool-pages/) are off. Everything the page loads comes from this service:
  * no CDN, no validator call (`validatorUrl: null`), no inline script, so a strict
  * Content-Security-Policy holds. The page offers no field for an API key (keys stay off browser
  * code, as the contract asks): the authorize buttons are removed by a swagger-ui plugin, and
@@ -49,16 +49,25 @@ window.ui = SwaggerUIBundle({
 
 interface Asset {
   readonly type: string;
-  readonly body: Buffer;
+  /** The file's bytes; swagger-ui's own are read on the first request (1.9 MB an idle service need not hold). */
+  readonly body: () => Buffer;
+}
+
+function readOnce(file: string): () => Buffer {
+  let body: Buffer | undefined;
+  return () => (body ??= readFileSync(file));
 }
 
 /** The page's files, by path: a fixed list, so no request can name any other file. */
-export function docsAssets(): ReadonlyMap<string, Asset> {
-  const folder = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-  const file = (name: string): Buffer => readFileSync(path.join(folder, name));
+export function docsAssets(folder = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))): ReadonlyMap<string, Asset> {
+  const file = (name: string): (() => Buffer) => readOnce(path.join(folder, name));
+  const text = (content: string): (() => Buffer) => {
+    const body = Buffer.from(content);
+    return () => body;
+  };
   return new Map<string, Asset>([
-    ['/docs', { type: 'text/html; charset=utf-8', body: Buffer.from(page) }],
-    ['/docs/init.js', { type: 'text/javascript; charset=utf-8', body: Buffer.from(init) }],
+    ['/docs', { type: 'text/html; charset=utf-8', body: text(page) }],
+    ['/docs/init.js', { type: 'text/javascript; charset=utf-8', body: text(init) }],
     ['/docs/swagger-ui.css', { type: 'text/css; charset=utf-8', body: file('swagger-ui.css') }],
     ['/docs/swagger-ui-bundle.js', { type: 'text/javascript; charset=utf-8', body: file('swagger-ui-bundle.js') }],
     ['/docs/favicon-32x32.png', { type: 'image/png', body: file('favicon-32x32.png') }],
@@ -80,7 +89,7 @@ export function docsPage(assets: ReadonlyMap<string, Asset> = docsAssets()): Ker
     ctx.res.setHeader('Content-Type', asset.type);
     // The files change only with the package: let the browser keep them for an hour.
     if (ctx.path !== '/docs') ctx.res.setHeader('Cache-Control', 'public, max-age=3600');
-    ctx.body = asset.body;
+    ctx.body = asset.body();
     return undefined;
   };
 }

@@ -1,10 +1,12 @@
 // GET /docs over real HTTP: the page and its fixed list of files, the policy on each, the redirect
 // from /docs/ (and from / when the tool pages are off), the switch. The page in a real browser is test/browser/docs-page.test.ts.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { DOCS_CSP } from '../kernel/docs-page.js';
+import { DOCS_CSP, docsAssets } from '../kernel/docs-page.js';
 import { send } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';
 
@@ -84,6 +86,21 @@ describe('GET /docs', () => {
     for (const path of ['/docs', '/docs/swagger-ui-bundle.js', '/']) {
       const answer = await send(disabled.url, path, { method: 'GET' });
       assert.equal(answer.status, 404, path);
+    }
+  });
+
+  it('reads swagger-ui’s files when first asked for, and keeps them', () => {
+    // A folder standing in for swagger-ui-dist: what the file holds when first asked for is served, then kept.
+    const folder = mkdtempSync(join(tmpdir(), 'docs-assets-'));
+    try {
+      const assets = docsAssets(folder);
+      writeFileSync(join(folder, 'swagger-ui-bundle.js'), 'first');
+      const bundleAsset = assets.get('/docs/swagger-ui-bundle.js');
+      assert.equal(bundleAsset?.body().toString(), 'first', 'not read when the map was built (the file did not exist then)');
+      writeFileSync(join(folder, 'swagger-ui-bundle.js'), 'second');
+      assert.equal(bundleAsset.body().toString(), 'first', 'kept after the first read');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });
