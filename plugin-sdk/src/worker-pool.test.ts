@@ -106,8 +106,8 @@ describe('the worker pool', () => {
   });
 
   it('caps each worker’s young generation at WORKER_YOUNG_GENERATION_MB, so an idle worker does not keep a grown one', async () => {
-    assert.equal(WORKER_YOUNG_GENERATION_MB, 6);
-    assert.equal(await pool().run(jobs, 'youngGenerationCap', [], { deadlineMs: 60_000 }), 6);
+    assert.equal(WORKER_YOUNG_GENERATION_MB, 3);
+    assert.equal(await pool().run(jobs, 'youngGenerationCap', [], { deadlineMs: 60_000 }), 3);
   });
 
   it('does not start a job whose signal already fired, and ends idle workers', async () => {
