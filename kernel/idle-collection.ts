@@ -76,7 +76,8 @@ export interface YoungGenerationTrimOptions {
   readonly stopped?: () => boolean;
 }
 
-const newSpaceBytes = (): number => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.physical_space_size ?? 0;
+/** Bytes V8's young generation (its new space) holds now. */
+export const youngGenerationBytes = (): number => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.physical_space_size ?? 0;
 
 /**
  * Gives the young generation back; resolves to the scavenges it ran. While plugins load, the
@@ -92,7 +93,7 @@ const newSpaceBytes = (): number => getHeapSpaceStatistics().find((space) => spa
  * (the bench's first qr-code-generator.create came 29–40 ms over its hundredth instead of < 10).
  */
 export async function trimYoungGeneration(options: YoungGenerationTrimOptions = YOUNG_GENERATION_TRIM): Promise<number> {
-  const youngBytes = options.youngBytes ?? newSpaceBytes;
+  const youngBytes = options.youngBytes ?? youngGenerationBytes;
   if (youngBytes() <= options.goalBytes) return 0;
   const gc = options.gc ?? fullCollection();
   if (gc === undefined) return 0;
@@ -124,14 +125,16 @@ export interface IdleCollection {
 }
 
 export function startIdleCollection(options: IdleCollectionOptions): IdleCollection {
-  const collect = options.collect ?? fullCollection();
+  // One V8 gc serves both defaults: each fullCollection() call makes a new context.
+  const v8Gc = options.collect === undefined || options.trim === undefined ? fullCollection() : undefined;
+  const collect = options.collect ?? v8Gc;
   const memory = options.memory ?? (() => {
     const { heapUsed, external } = process.memoryUsage();
     return heapUsed + external;
   });
   const utilization = options.utilization ?? loopUtilization();
   let stopped = false;
-  const trimNow = options.trim ?? (() => trimYoungGeneration({ ...YOUNG_GENERATION_TRIM, stopped: () => stopped }));
+  const trimNow = options.trim ?? (() => trimYoungGeneration({ ...YOUNG_GENERATION_TRIM, gc: v8Gc, stopped: () => stopped }));
   let trimming: Promise<number> | undefined;
   const trim = (): Promise<number> => {
     trimming ??= trimNow().finally(() => (trimming = undefined));

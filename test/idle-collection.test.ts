@@ -2,9 +2,8 @@
 // called by hand with the memory and the event loop's use the test sets; nothing waits on a timer.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { getHeapSpaceStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { fullCollection, startIdleCollection, trimYoungGeneration, YOUNG_GENERATION_TRIM, type Collector } from '../kernel/idle-collection.js';
+import { fullCollection, startIdleCollection, trimYoungGeneration, YOUNG_GENERATION_TRIM, youngGenerationBytes, type Collector } from '../kernel/idle-collection.js';
 
 const MiB = 2 ** 20;
 
@@ -139,11 +138,11 @@ describe('the young generation’s trim', () => {
     // Survivors of many scavenges make V8 double the semi-spaces: keep ~24 MB alive while allocating.
     const kept: number[][] = [];
     for (let index = 0; index < 300_000; index++) kept.push([index, index + 1]);
-    const grown = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.physical_space_size;
+    const grown = youngGenerationBytes();
     assert.ok(grown > YOUNG_GENERATION_TRIM.goalBytes, `the young generation grew (${grown} bytes)`);
     kept.length = 0;
     const scavenges = await trimYoungGeneration();
-    const trimmed = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.physical_space_size;
+    const trimmed = youngGenerationBytes();
     assert.ok(trimmed <= YOUNG_GENERATION_TRIM.goalBytes, `${grown} -> ${trimmed} bytes after ${scavenges} scavenges`);
     assert.ok(scavenges > 0 && scavenges < YOUNG_GENERATION_TRIM.maxScavenges, `${scavenges} scavenges`);
   });

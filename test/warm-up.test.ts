@@ -4,11 +4,10 @@
 // on a private loopback server (kernel/prime-http.ts).
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { getHeapSpaceStatistics } from 'node:v8';
 import { after, before, describe, it } from 'node:test';
 import { compileOperation, definePlugin, defineOperation, Type, workerPool } from '@toolshed/plugin-sdk';
 import { ByteBudget } from '../kernel/byte-budget.js';
-import { YOUNG_GENERATION_TRIM } from '../kernel/idle-collection.js';
+import { YOUNG_GENERATION_TRIM, youngGenerationBytes } from '../kernel/idle-collection.js';
 import { createLogger } from '../kernel/logger.js';
 import type { DispatchLimits } from '../kernel/middleware/dispatch.js';
 import type { RegisteredOperation } from '../kernel/registry.js';
@@ -147,7 +146,7 @@ describe('the warm-up after listening', () => {
 
     it('gives the young generation the warm-up grew back before warmedUp settles', async () => {
       await service.warmedUp;
-      const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.physical_space_size;
+      const young = youngGenerationBytes();
       assert.ok(young <= YOUNG_GENERATION_TRIM.goalBytes, `young generation ${young} bytes`);
     });
   });
