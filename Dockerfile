@@ -19,7 +19,7 @@ COPY tool-pages tool-pages
 COPY plugins plugins
 # npm run build's bundle steps: TypeBox into the SDK, each built-in plugin into one file, the tool
 # pages' script and stylesheet.
-COPY scripts/bundle-dependencies.mjs scripts/bundle-plugins.mjs scripts/bundle-tool-pages.mjs scripts/
+COPY scripts/bundle-dependencies.mjs scripts/bundle-plugins.mjs scripts/bundle-tool-pages.mjs scripts/server-bundle-options.mjs scripts/
 RUN npm run build && find dist plugin-sdk/dist -name '*.test.*' -delete && rm -rf plugin-sdk/dist/fixtures
 
 # Runtime: production dependencies only, the compiled code and the default configuration.

@@ -6,11 +6,10 @@
 // works, only slower to load. The bundles carry no source map, so coverage never counts them.
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { REQUIRE_SHIM, serverBundle } from './server-bundle-options.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const sdk = `${root}plugin-sdk/`;
-// CommonJS packages call require() for Node's own modules; in an ES module bundle it must exist.
-const requireShim = "import { createRequire as __toolshedRequire } from 'node:module'; const require = __toolshedRequire(import.meta.url);";
 const bundles = [
   { entry: `${sdk}src/typebox.ts`, outfile: `${sdk}dist/typebox.js` },
   { entry: `${sdk}src/semver.ts`, outfile: `${sdk}dist/semver.js`, commonjs: true },
@@ -22,15 +21,10 @@ const bundles = [
 await Promise.all(
   bundles.map(({ entry, outfile, commonjs }) =>
     build({
+      ...serverBundle,
       entryPoints: [entry],
       outfile,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      legalComments: 'inline',
-      logLevel: 'warning',
-      ...(commonjs ? { banner: { js: requireShim } } : {}),
+      ...(commonjs ? { banner: { js: REQUIRE_SHIM } } : {}),
     }),
   ),
 );

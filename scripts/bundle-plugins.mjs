@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import fg from 'fast-glob';
+import { REQUIRE_SHIM, serverBundle } from './server-bundle-options.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -30,19 +31,14 @@ const entries = [...indexes, ...(await Promise.all(indexes.map((index) => jobMod
 await Promise.all(
   entries.map((entry) =>
     build({
+      ...serverBundle,
       absWorkingDir: root,
       entryPoints: [entry],
       outfile: `dist/${entry.replace(/\.ts$/, '.bundle.js')}`,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
       external: ['@toolshed/plugin-sdk'],
       // Libraries published as CommonJS (exifr, qrcode) call require() for Node's built-ins.
-      banner: { js: "import { createRequire as __toolshedRequire } from 'node:module'; const require = __toolshedRequire(import.meta.url);" },
+      banner: { js: REQUIRE_SHIM },
       tsconfig: 'tsconfig.base.json',
-      legalComments: 'inline',
-      logLevel: 'warning',
     }),
   ),
 );

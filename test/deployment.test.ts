@@ -77,10 +77,14 @@ describe('Dockerfile', () => {
     }
   });
 
-  it('copies every script npm run build runs into the build stage before it runs', () => {
+  it('copies every script npm run build runs, and the scripts those import, into the build stage before it runs', () => {
     const build = (JSON.parse(read('package.json')) as { scripts: { build: string } }).scripts.build;
     const scripts = [...build.matchAll(/\bnode (\S+\.mjs)/g)].map((match) => match[1]!);
     assert.ok(scripts.includes('scripts/bundle-plugins.mjs'), build);
+    for (const script of [...scripts]) {
+      for (const [, imported] of read(script).matchAll(/from '\.\/([\w.-]+\.mjs)'/g)) scripts.push(`scripts/${imported}`);
+    }
+    assert.ok(scripts.includes('scripts/server-bundle-options.mjs'), 'the bundle scripts share their esbuild options');
     const buildAt = stages[0]!.findIndex((step) => step.keyword === 'RUN' && step.args.includes('npm run build'));
     const copied = stages[0]!.slice(0, buildAt).filter((step) => step.keyword === 'COPY').flatMap((step) => step.args.split(/\s+/).slice(0, -1));
     for (const script of scripts) assert.ok(copied.includes(script), `the build stage copies ${script} before npm run build`);
@@ -290,6 +294,23 @@ describe('deploy/toolshed.service', () => {
 // ---- production dependencies ----
 
 /** Package names the built files import (bare specifiers, static or dynamic with a literal). */
+/**
+ * What a bundle imports: its import and export declarations and import() calls. TypeScript's full
+ * parser, because its quick scanner (preProcessFile) loses its place in minified code and stops
+ * finding imports. A bundled CommonJS library's require() goes through esbuild's helper, whose name
+ * the minifier changes, so require() calls are not followed here.
+ */
+function bundleImports(file: string): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) found.push(node.arguments[0].text);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, read(file), ts.ScriptTarget.Latest, false, ts.ScriptKind.JS));
+  return found;
+}
+
 async function importedPackages(patterns: string[], atLeast: number): Promise<Map<string, string>> {
   // Bundles hold their libraries inside (dead AMD branches of UMD code name pseudo-packages such as
   // `exports`); what they import is checked on its own below.
@@ -331,7 +352,7 @@ describe('the runtime image installs every package the service imports', () => {
     // The modules plugins name for the worker pool have theirs too (sql-formatter's format.js, for one).
     assert.ok(bundles.includes('dist/plugins/sql-formatter/format.bundle.js'));
     for (const file of bundles) {
-      const specifiers = ts.preProcessFile(read(file), true, false).importedFiles.map((entry) => entry.fileName);
+      const specifiers = bundleImports(file);
       assert.deepEqual([...new Set(specifiers.filter((specifier) => !isBuiltin(specifier)))], ['@toolshed/plugin-sdk'], file);
     }
   });
@@ -339,9 +360,25 @@ describe('the runtime image installs every package the service imports', () => {
   it('the dependency bundles (TypeBox, semver, Koa, yaml, fast-glob) import only Node\'s own modules', () => {
     const bundles = ['plugin-sdk/dist/typebox.js', 'plugin-sdk/dist/semver.js', 'dist/kernel/vendor/koa.js', 'dist/kernel/vendor/yaml.js', 'dist/kernel/vendor/fast-glob.js'];
     for (const file of bundles) {
-      const specifiers = ts.preProcessFile(read(file), true, true).importedFiles.map((entry) => entry.fileName);
+      const specifiers = bundleImports(file);
       assert.ok(specifiers.length > 0 || read(file).length > 10_000, `${file} is a bundle`);
       assert.deepEqual(specifiers.filter((specifier) => !isBuiltin(specifier)), [], file);
+    }
+  });
+
+  it('every server-side bundle is minified and keeps its function and class names', async () => {
+    // scripts/server-bundle-options.mjs: V8 keeps each loaded script's source for the life of the
+    // process, so a readable bundle costs resident memory (decisions.md, "the server-side bundles are
+    // minified"). esbuild's readable output is one line per statement, ~30 bytes each; minified, a
+    // line ends only where a legal comment or a template literal does. keepNames leaves its helper,
+    // which sets `name` on each function and class, in every bundle.
+    const files = [...(await fg('dist/plugins/*/*.bundle.js', { cwd: root })), 'plugin-sdk/dist/typebox.js', 'plugin-sdk/dist/semver.js', 'dist/kernel/vendor/koa.js', 'dist/kernel/vendor/yaml.js', 'dist/kernel/vendor/fast-glob.js'];
+    assert.ok(files.length >= 40, `found ${files.length} bundles; build first`);
+    for (const file of files) {
+      const text = read(file);
+      const lines = text.split('\n').length;
+      assert.ok(lines <= text.length / 400 + 10, `${file}: ${lines} lines in ${text.length} bytes is not minified`);
+      assert.match(text, /"name",\{value:/, `${file} keeps names`);
     }
   });
 
