@@ -293,7 +293,6 @@ describe('deploy/toolshed.service', () => {
 
 // ---- production dependencies ----
 
-/** Package names the built files import (bare specifiers, static or dynamic with a literal). */
 /**
  * What a bundle imports: its import and export declarations and import() calls. TypeScript's full
  * parser, because its quick scanner (preProcessFile) loses its place in minified code and stops
@@ -311,6 +310,7 @@ function bundleImports(file: string): string[] {
   return found;
 }
 
+/** Package names the built files import (bare specifiers, static or dynamic with a literal). */
 async function importedPackages(patterns: string[], atLeast: number): Promise<Map<string, string>> {
   // Bundles hold their libraries inside (dead AMD branches of UMD code name pseudo-packages such as
   // `exports`); what they import is checked on its own below.

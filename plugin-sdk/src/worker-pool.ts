@@ -376,8 +376,9 @@ function rebuild(error: { status: number; code: string; message: string; details
  * Each worker's young generation, both semi-spaces and its large-object share (V8's default on Node
  * 20 grows to 48 MB): 3 MB keeps the semi-spaces at V8's smallest, 1 MB. A job's input and answer
  * are large objects, outside it. The warm-up grew a worker's to 8 MB of RSS that it kept while
- * idle; at this cap it holds 2 MB (a fresh service's idle RSS 103.3 MiB against 105.1 at 6 MB), and CPU per request of json-formatter.format on 0.8 MB and data-converter.convert
- * on 0.5 MB of CSV, both on the pool, did not move beyond the runs' own spread.
+ * idle; at this cap it holds 2 MB (a fresh service's idle RSS 103.3 MiB against 105.1 at 6 MB).
+ * CPU per request of json-formatter.format on 0.8 MB and data-converter.convert on 0.5 MB of CSV,
+ * both on the pool, did not move beyond the runs' own spread.
  */
 export const WORKER_YOUNG_GENERATION_MB = 3;
 
