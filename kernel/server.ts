@@ -12,6 +12,7 @@ import { createApp, dispatchLimits } from './app.js';
 import { answerClientError } from './client-error.js';
 import type { Config } from './config.js';
 import { discoverPlugins, type LoadedPlugin } from './discover.js';
+import { setHeapGrowingPercent } from './heap-growth.js';
 import { describeFailure, type Logger } from './logger.js';
 import { createMemoryHitStore } from './rate-limit/memory-store.js';
 import type { HitStore } from './rate-limit/store.js';
@@ -49,6 +50,8 @@ export interface StartOptions {
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
   const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
+  // Before the pool starts a thread: V8 reads the factor whenever it sets a heap's next limit.
+  setHeapGrowingPercent(config.server.heapGrowingPercent);
   configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
   const loaded =
     options.inspected?.loaded ??
