@@ -54,3 +54,4 @@ export {
   type RunInWorkerOptions,
   type WorkerRefusals,
 } from './worker-pool.js';
+export { fullCollection, trimYoungGeneration, YOUNG_GENERATION_TRIM, youngGenerationBytes, type Collector, type YoungGenerationTrimOptions } from './young-generation.js';

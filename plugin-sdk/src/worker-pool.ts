@@ -126,6 +126,8 @@ export interface WorkerPoolStats {
   readonly bulkThreads: number;
   /** Length of the bulk queue: max(1, ⌊maxQueue / 16⌋). */
   readonly bulkMaxQueue: number;
+  /** Idle workers' trims of their young generation that scavenged at least once (worker-entry.ts). */
+  readonly youngTrims: number;
 }
 
 interface Task {
@@ -167,7 +169,7 @@ export class WorkerPool {
   private bulkRunning = 0;
   private nextId = 1;
   private closed = false;
-  private counters = { running: 0, completed: 0, timeouts: 0, refused: 0, bulkRefused: 0 };
+  private counters = { running: 0, completed: 0, timeouts: 0, refused: 0, bulkRefused: 0, youngTrims: 0 };
 
   constructor(readonly options: WorkerPoolOptions) {}
 
@@ -199,7 +201,7 @@ export class WorkerPool {
   }
 
   stats(): WorkerPoolStats {
-    const { running, completed, timeouts, refused, bulkRefused } = this.counters;
+    const { running, completed, timeouts, refused, bulkRefused, youngTrims } = this.counters;
     const bulkQueued = this.queue.filter((task) => task.bulk).length;
     return {
       workers: this.size,
@@ -213,6 +215,7 @@ export class WorkerPool {
       bulkRefused,
       bulkThreads: this.bulkThreads(),
       bulkMaxQueue: this.bulkMaxQueue(),
+      youngTrims,
     };
   }
 
@@ -288,7 +291,9 @@ export class WorkerPool {
     const slot: Slot = { worker, handedOver: 0 };
     this.size++;
     worker.on('message', (message: WorkerMessage) => {
-      if (message.kind === 'started') {
+      if (message.kind === 'trimmed') {
+        this.counters.youngTrims++;
+      } else if (message.kind === 'started') {
         if (slot.task !== undefined && slot.task.request.id === message.id) {
           slot.task.startedAt = performance.now();
           slot.task.deadline += slot.task.startedAt - slot.handedOver;
@@ -374,13 +379,14 @@ function rebuild(error: { status: number; code: string; message: string; details
 
 /**
  * Each worker's young generation, both semi-spaces and its large-object share (V8's default on Node
- * 20 grows to 48 MB): 3 MB keeps the semi-spaces at V8's smallest, 1 MB. A job's input and answer
- * are large objects, outside it. The warm-up grew a worker's to 8 MB of RSS that it kept while
- * idle; at this cap it holds 2 MB (a fresh service's idle RSS 103.3 MiB against 105.1 at 6 MB).
- * CPU per request of json-formatter.format on 0.8 MB and data-converter.convert on 0.5 MB of CSV,
- * both on the pool, did not move beyond the runs' own spread.
+ * 20 grows to 48 MB). At 3 MB (semi-spaces at V8's smallest, 1 MB) a worker serving 1 MiB bodies
+ * scavenged ~3 times per request and promoted what a larger space would have let die: 1 MiB base64
+ * ran at ~48 req/s, at 9 MB ~65 (alternated runs, heap growing factor 5). A job's input and answer
+ * are large objects, outside it. The space a job grew is given back once the worker is idle
+ * (worker-entry.ts, TRIM_AFTER_IDLE_MS): without that trim the warm-up's worker kept 5.5 MiB more
+ * RSS at 9 MB than at 3.
  */
-export const WORKER_YOUNG_GENERATION_MB = 3;
+export const WORKER_YOUNG_GENERATION_MB = 9;
 
 const defaults: WorkerPoolOptions = { workers: 2, memoryMb: 512, maxQueue: 64, idleMs: 30_000 };
 
