@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { workerPool } from '@toolshed/plugin-sdk';
+import { LONG_ANSWER_CHARS } from '../kernel/middleware/dispatch.js';
 import { builtinPluginDir } from '../kernel/server.js';
 import { send } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';
@@ -92,5 +93,37 @@ describe('operations declaring linear work (cost: linear) keep larger bodies on 
   it('runs hash-generator/hash of a 4 KiB body here too, and word-counter (not linear) of the same body on the pool', async () => {
     assert.equal(await jobsFor('/v1/hash-generator/hash', 'a'.repeat(4096)), 0);
     assert.equal(await jobsFor('/v1/word-counter/stats', 'a '.repeat(2048)), 1);
+  });
+});
+
+describe('long answers from the main thread go out as their UTF-8 bytes, encoded once', () => {
+  let builtins: TestService;
+  before(async () => {
+    builtins = await startTestService({ server: { maxAnswerBytes: 48 * 1024 } }, { builtinDir: builtinPluginDir });
+  });
+  after(() => builtins.stop());
+  const decode = (text: string) => send(builtins.url, '/v1/base64/decode', { body: { base64: Buffer.from(text).toString('base64') } });
+
+  it('sends an answer of LONG_ANSWER_CHARS or more with its exact Content-Length', async () => {
+    // 'é' is 2 bytes of UTF-8 and '€' 3: 20,000 characters, 50,000 bytes of text, over the 16 Ki
+    // characters from which the answer is sent as bytes. The body (66,668 characters of base64)
+    // is under workers.linearOffloadBytes, so base64 decodes it on the main thread.
+    const text = 'é€'.repeat(10_000);
+    assert.ok(text.length >= LONG_ANSWER_CHARS);
+    const capped = await decode(text);
+    assert.equal(capped.status, 422, '50,000 bytes of text do not fit 48 KiB');
+    assert.equal(errorOf(capped.json).code, 'output_too_large');
+    const fits = 'é€'.repeat(9_000);
+    const answer = await decode(fits);
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.json, { text: fits });
+    // {"text":"…"}: 11 bytes around 45,000 of text.
+    assert.equal(answer.headers['content-length'], '45011');
+  });
+
+  it('refuses a long answer of one-byte characters over the cap with 422 output_too_large', async () => {
+    const answer = await decode('a'.repeat(50 * 1024));
+    assert.equal(answer.status, 422);
+    assert.equal(errorOf(answer.json).code, 'output_too_large');
   });
 });

@@ -151,6 +151,12 @@ export async function runOperation(
   }
 }
 
+/**
+ * Answers at least this long (UTF-16 code units) are sent as bytes. Short ones stay strings: for
+ * them Buffer.from's allocation costs more than the counting it saves.
+ */
+export const LONG_ANSWER_CHARS = 16 * 1024;
+
 /** The size of an answer in bytes, refused with 422 output_too_large past the cap. */
 export function checkedAnswerSize(body: string | Uint8Array, maxAnswerBytes: number): number {
   // A string's UTF-8 size is at most three bytes per code unit; count exactly only near the cap.
@@ -181,10 +187,15 @@ export async function readRequestBytes(ctx: KernelContext, limits: DispatchLimit
  * response closes). `capped` is false for an envelope whose operation answer was checked already.
  */
 export function answer(ctx: KernelContext, body: string | Uint8Array, limits: DispatchLimits, capped = true): number {
-  const bytes = checkedAnswerSize(body, capped ? limits.maxAnswerBytes : Number.MAX_SAFE_INTEGER);
+  const cap = capped ? limits.maxAnswerBytes : Number.MAX_SAFE_INTEGER;
+  // A long answer goes out as its UTF-8 bytes, encoded once. As a string, Koa counts its bytes for
+  // Content-Length (Buffer.byteLength: a pass as slow as the encoding) and Node encodes it again
+  // to write it. A string longer than the cap is too large whatever its bytes, and is not encoded.
+  const sent = typeof body === 'string' && body.length >= LONG_ANSWER_CHARS && body.length <= cap ? Buffer.from(body) : body;
+  const bytes = checkedAnswerSize(sent, cap);
   if (!limits.sending.tryTake(bytes)) throw budgetSpent('sending', false);
   ctx.res.setHeader('Content-Type', JSON_TYPE);
-  ctx.body = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  ctx.body = typeof sent === 'string' ? sent : Buffer.from(sent.buffer, sent.byteOffset, sent.byteLength);
   return bytes;
 }
 
