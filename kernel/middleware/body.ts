@@ -37,6 +37,22 @@ function decoderFor(encoding: string | undefined): Transform | undefined {
   throw new HttpError(415, 'unsupported_media_type', 'Content-Encoding must be gzip, deflate, br or identity');
 }
 
+/** Declared bodies from this size are read into one buffer as they arrive (wholeBodyBuffer). */
+export const WHOLE_BODY_FROM_BYTES = 2 ** 20;
+
+/**
+ * A buffer for a body of `declared` bytes, reserved whole against the reading budget, or undefined
+ * when the budget cannot spare it (the body is then read chunk by chunk, each chunk counted as
+ * before). Copying each chunk into it as it arrives spreads the copy, and the page faults of a
+ * fresh buffer, over the chunks: joined at the end, a 9 MiB body held the event loop for 10–20 ms
+ * in one go. Reserved, because a client that declares 10 MiB and sends one byte must not make the
+ * service hold 10 MiB uncounted.
+ */
+function wholeBodyBuffer(declared: number, budget: ByteBudget | undefined): Buffer | undefined {
+  if (budget !== undefined && !budget.tryTake(declared)) return undefined;
+  return Buffer.allocUnsafeSlow(declared);
+}
+
 /**
  * Collects the request's bytes, refusing more than `limit` (before or after decoding). The bytes
  * held count against `budget`: on failure they are given back here, on success the caller gives
@@ -52,6 +68,9 @@ export function readBytes(req: IncomingMessage, limit: number, budget?: ByteBudg
   let held = 0;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    // A large body whose length is declared goes straight into one buffer of that length (see
+    // wholeBodyBuffer); otherwise its chunks are joined at the end.
+    let whole: Buffer | undefined;
     let size = 0;
     let raw = 0;
     let done = false;
@@ -70,12 +89,29 @@ export function readBytes(req: IncomingMessage, limit: number, budget?: ByteBudg
       if (error) {
         budget?.give(held);
         reject(error);
-      }
-      else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+      } else if (whole !== undefined) {
+        // Reserved for the declared length, held for what came: the caller gives back `size`.
+        budget?.give(held - size);
+        resolve(size === whole.length ? whole : whole.subarray(0, size));
+      } else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) return finish(tooLarge(limit));
+      if (whole !== undefined) {
+        // Node's parser ends a body at its Content-Length; more would be a broken parser, not a client.
+        if (size > whole.length) return finish(tooLarge(whole.length));
+        chunk.copy(whole, size - chunk.length);
+        return;
+      }
+      if (size === chunk.length && decoder === undefined && declared >= WHOLE_BODY_FROM_BYTES) {
+        whole = wholeBodyBuffer(declared, budget);
+        if (whole !== undefined) {
+          held = declared;
+          chunk.copy(whole, 0);
+          return;
+        }
+      }
       if (budget !== undefined && !budget.tryTake(chunk.length, held)) return finish(budgetSpent('reading', true));
       held += chunk.length;
       chunks.push(chunk);

@@ -1,0 +1,91 @@
+// A large body with a Content-Length is read into one buffer of that length as it arrives, reserved
+// whole against the reading budget (kernel/middleware/body.ts, wholeBodyBuffer). The chunks are
+// pushed by hand into a request on an unconnected socket: what is counted is visible at each step.
+import assert from 'node:assert/strict';
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
+import { describe, it } from 'node:test';
+import { ByteBudget } from '../kernel/byte-budget.js';
+import { BODY_LIMIT, readBytes, WHOLE_BODY_FROM_BYTES } from '../kernel/middleware/body.js';
+
+const KiB = 1024;
+const declared = WHOLE_BODY_FROM_BYTES + 100 * KiB;
+
+/** A request declaring `length` bytes; its body is what the test pushes. */
+function request(length: number): IncomingMessage {
+  const req = new IncomingMessage(new Socket());
+  req.headers['content-length'] = String(length);
+  return req;
+}
+
+/** Chunks of 64 KiB (the last one shorter) making up `total` bytes, each filled with its own index. */
+function chunksOf(total: number): Buffer[] {
+  const chunks: Buffer[] = [];
+  for (let offset = 0, index = 0; offset < total; offset += 64 * KiB, index++) chunks.push(Buffer.alloc(Math.min(64 * KiB, total - offset), index % 256));
+  return chunks;
+}
+
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('a large declared body, read whole', () => {
+  it('reserves the declared length at its first chunk and returns the bytes in one buffer of that length', async () => {
+    const budget = new ByteBudget(128 * 2 ** 20);
+    const req = request(declared);
+    const reading = readBytes(req, BODY_LIMIT, budget);
+    const chunks = chunksOf(declared);
+    req.push(chunks[0]);
+    await tick();
+    // Chunk by chunk, the first would have counted 64 KiB.
+    assert.equal(budget.inUse, declared);
+    for (const chunk of chunks.slice(1)) req.push(chunk);
+    req.push(null);
+    const body = await reading;
+    assert.deepEqual(body, Buffer.concat(chunks));
+    assert.equal(body.buffer.byteLength, declared, 'one buffer the body owns, movable to a worker without a copy');
+    // The caller gives back body.length once the answer is done.
+    assert.equal(budget.inUse, declared);
+  });
+
+  it('gives the whole reservation back when the client leaves halfway', async () => {
+    const budget = new ByteBudget(128 * 2 ** 20);
+    const req = request(declared);
+    const reading = readBytes(req, BODY_LIMIT, budget);
+    req.push(chunksOf(declared)[0]);
+    await tick();
+    assert.equal(budget.inUse, declared);
+    req.emit('aborted');
+    await assert.rejects(reading, (error: Error & { status?: number }) => error.status === 400);
+    assert.equal(budget.inUse, 0);
+  });
+
+  it('counts chunk by chunk, as for any body, when the budget cannot spare the declared length', async () => {
+    const budget = new ByteBudget(declared - 1);
+    // Another request holds a byte: the reservation would pass the budget.
+    assert.ok(budget.tryTake(1));
+    const req = request(declared);
+    const reading = readBytes(req, BODY_LIMIT, budget);
+    const chunks = chunksOf(declared);
+    req.push(chunks[0]);
+    await tick();
+    assert.equal(budget.inUse, 1 + 64 * KiB);
+    for (const chunk of chunks.slice(1)) req.push(chunk);
+    req.push(null);
+    // The body passes the budget before its end: 503, as without the whole buffer.
+    await assert.rejects(reading, (error: Error & { status?: number; code?: string }) => error.status === 503 && error.code === 'server_busy');
+    assert.equal(budget.inUse, 1);
+  });
+
+  it('reads a body under WHOLE_BODY_FROM_BYTES chunk by chunk', async () => {
+    const budget = new ByteBudget(128 * 2 ** 20);
+    const small = WHOLE_BODY_FROM_BYTES - 1;
+    const req = request(small);
+    const reading = readBytes(req, BODY_LIMIT, budget);
+    const chunks = chunksOf(small);
+    req.push(chunks[0]);
+    await tick();
+    assert.equal(budget.inUse, 64 * KiB);
+    for (const chunk of chunks.slice(1)) req.push(chunk);
+    req.push(null);
+    assert.deepEqual(await reading, Buffer.concat(chunks));
+  });
+});
