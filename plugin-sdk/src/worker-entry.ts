@@ -81,6 +81,8 @@ function movable(message: WorkerMessage): ArrayBuffer[] {
 export const TRIM_AFTER_IDLE_MS = 100;
 
 let running = 0;
+/** Jobs received so far: a trim ends once another job has come, even if that one is done already. */
+let received = 0;
 let trimTimer: NodeJS.Timeout | undefined;
 let gc: Collector | undefined;
 
@@ -88,7 +90,8 @@ function trimWhenIdle(): void {
   clearTimeout(trimTimer);
   trimTimer = setTimeout(() => {
     gc ??= fullCollection();
-    void trimYoungGeneration({ ...YOUNG_GENERATION_TRIM, gc, stopped: () => running > 0 }).then((scavenges) => {
+    const quietSince = received;
+    void trimYoungGeneration({ ...YOUNG_GENERATION_TRIM, gc, stopped: () => received !== quietSince }).then((scavenges) => {
       if (scavenges > 0) post({ kind: 'trimmed', scavenges });
     });
   }, TRIM_AFTER_IDLE_MS);
@@ -98,6 +101,7 @@ function trimWhenIdle(): void {
 
 parentPort?.on('message', (request: WorkerRequest) => {
   running++;
+  received++;
   clearTimeout(trimTimer);
   void answer(request).then((message) => {
     running--;
