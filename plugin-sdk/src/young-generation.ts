@@ -41,7 +41,7 @@ export interface YoungGenerationTrimOptions {
   readonly gc?: Collector;
   /** Bytes the young generation holds now; default V8's new space. */
   readonly youngBytes?: () => number;
-  /** True once the service is stopping: the trim ends at its next step. */
+  /** True once the trim should end (the service is stopping; in a pool worker, a job came): it ends at its next step. */
   readonly stopped?: () => boolean;
 }
 
