@@ -4,6 +4,7 @@
  * only the copying of bytes. Each worker imports a plugin once and keeps its compiled operations.
  */
 import { compileOperation, type CompiledOperation, type Plugin } from '@toolshed/plugin-sdk';
+import { answerJsonBytes } from './answer-json.js';
 import { parseJsonObject } from './middleware/body.js';
 
 const operations = new Map<string, Promise<CompiledOperation>>();
@@ -30,9 +31,9 @@ function operationOf(module: string, name: string): Promise<CompiledOperation> {
 export async function runParsedOffloaded(module: string, name: string, input: unknown, config: unknown): Promise<Uint8Array> {
   const operation = await operationOf(module, name);
   const result = await operation.run(input, { signal: neverAborted, config, now: () => new Date() });
-  // Buffer.from, not TextEncoder: 9.7 ms against 15.4 for a 12 MB answer, and a large one owns its
-  // whole ArrayBuffer, so the pool moves it to the main thread instead of copying it.
-  return Buffer.from(JSON.stringify(result));
+  // Buffer.from, not TextEncoder (in answerJsonBytes): 9.7 ms against 15.4 for a 12 MB answer, and a
+  // large one owns its whole ArrayBuffer, so the pool moves it to the main thread instead of copying it.
+  return answerJsonBytes(result);
 }
 
 /**

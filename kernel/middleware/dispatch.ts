@@ -5,6 +5,7 @@
  * job is to move bytes) — and always within the operation's deadline.
  */
 import { isToolshedError, UnprocessableError } from '@toolshed/plugin-sdk';
+import { answerJson, LONG_ANSWER_CHARS } from '../answer-json.js';
 import { budgetSpent, type ByteBudget } from '../byte-budget.js';
 import { OPERATION_TIMEOUT, runOnPool, withinDeadline } from '../deadline.js';
 import { HttpError } from '../http-error.js';
@@ -110,14 +111,14 @@ function runOffloaded(res: Answering, registered: RegisteredOperation, input: Op
 }
 
 /** Runs the operation on the main thread, within its deadline, timing its synchronous parts. */
-async function runHere(res: Answering, registered: RegisteredOperation, input: OperationInput, limits: DispatchLimits, requestId: string, now: () => Date): Promise<string> {
+async function runHere(res: Answering, registered: RegisteredOperation, input: OperationInput, limits: DispatchLimits, requestId: string, now: () => Date): Promise<string | Uint8Array> {
   const { watchdog } = limits;
   const running = watchdog.begin(registered.operation.id, requestId);
   try {
     const context = new HandlerContext(res, registered.config, now);
     const pending = watchdog.timed(running, () => registered.operation.run(input.parse(), context));
     const result = await withinDeadline(pending, registered, () => context.expire());
-    return watchdog.timed(running, () => JSON.stringify(result));
+    return watchdog.timed(running, () => answerJson(result));
   } finally {
     watchdog.done(running);
   }
@@ -125,8 +126,8 @@ async function runHere(res: Answering, registered: RegisteredOperation, input: O
 
 /**
  * Runs an operation the way every front door must: validation, handler and response check, on the
- * worker pool once the input is large. Returns the answer's JSON (a string from the main thread,
- * UTF-8 bytes from the pool), not yet checked against the answer cap.
+ * worker pool once the input is large. Returns the answer's JSON (a string, or UTF-8 bytes from the
+ * pool and for a large flat answer: kernel/answer-json.ts), not yet checked against the answer cap.
  */
 export async function runOperation(
   res: Answering,
@@ -150,12 +151,6 @@ export async function runOperation(
     throw error;
   }
 }
-
-/**
- * Answers at least this long (UTF-16 code units) are sent as bytes. Short ones stay strings: for
- * them Buffer.from's allocation costs more than the counting it saves.
- */
-export const LONG_ANSWER_CHARS = 16 * 1024;
 
 /** The size of an answer in bytes, refused with 422 output_too_large past the cap. */
 export function checkedAnswerSize(body: string | Uint8Array, maxAnswerBytes: number): number {
