@@ -43,28 +43,20 @@ export function flatJsonBytes(value: unknown): Buffer | undefined {
   let chars = 0;
   for (const [, field] of entries) if (typeof field === 'string') chars += field.length;
   if (chars < LONG_ANSWER_CHARS) return undefined;
-  const parts: string[] = [];
-  let size = 2 + Math.max(entries.length - 1, 0);
-  for (const [key, field] of entries) {
+  // The JSON in pieces, the long strings among them never joined to the rest (joining copies them).
+  const pieces = ['{'];
+  for (const [index, [key, field]] of entries.entries()) {
     const text = scalarJson(field);
     if (text === undefined || !plain.test(key)) return undefined;
-    const quoted = typeof field === 'string';
-    parts.push(key, text);
-    size += key.length + 3 + text.length + (quoted ? 2 : 0);
+    const quote = typeof field === 'string' ? '"' : '';
+    pieces.push(`${index > 0 ? ',' : ''}"${key}":${quote}`, text, quote);
   }
+  pieces.push('}');
+  let size = 0;
+  for (const piece of pieces) size += piece.length;
   const bytes = Buffer.allocUnsafe(size);
-  let at = bytes.write('{', 0, 'latin1');
-  for (let index = 0; index < entries.length; index++) {
-    if (index > 0) at += bytes.write(',', at, 'latin1');
-    const field = entries[index]![1];
-    at += bytes.write(`"${parts[2 * index]}":`, at, 'latin1');
-    if (typeof field === 'string') {
-      at += bytes.write('"', at, 'latin1');
-      at += bytes.write(parts[2 * index + 1]!, at, 'latin1');
-      at += bytes.write('"', at, 'latin1');
-    } else at += bytes.write(parts[2 * index + 1]!, at, 'latin1');
-  }
-  at += bytes.write('}', at, 'latin1');
+  let at = 0;
+  for (const piece of pieces) at += bytes.write(piece, at, 'latin1');
   // Never send a byte of allocUnsafe's memory that was not written.
   return at === size ? bytes : undefined;
 }
