@@ -106,6 +106,20 @@ describe('the worker pool', () => {
     assert.equal(await workers.run(jobs, 'add', [3, 4], { deadlineMs: 60_000 }), 7);
   });
 
+  it('forgets a worker that dies while idle, so the next job gets a live one', async () => {
+    // Idle workers are kept for the whole test: retiring the dead one after idleMs would hide the bug.
+    const workers = pool({ workers: 1, idleMs: 600_000 });
+    assert.equal(await workers.run(jobs, 'answerThenThrow', [], { deadlineMs: 60_000 }), 1);
+    // The late throw ends the idle worker; the pool must stop counting it (the guard is a last resort).
+    const giveUp = Date.now() + 30_000;
+    while (workers.stats().workers > 0) {
+      assert.ok(Date.now() < giveUp, 'the pool still counts the dead worker');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Handed to the dead worker instead, this job would wait out its deadline and answer timeout.
+    assert.equal(await workers.run(jobs, 'add', [2, 2], { deadlineMs: 60_000 }), 4);
+  });
+
   it('caps each worker’s young generation at WORKER_YOUNG_GENERATION_MB', async () => {
     assert.equal(WORKER_YOUNG_GENERATION_MB, 9);
     assert.equal(await pool().run(jobs, 'youngGenerationCap', [], { deadlineMs: 60_000 }), 9);

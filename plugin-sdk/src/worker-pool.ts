@@ -315,7 +315,12 @@ export class WorkerPool {
   /** An exit we did not ask for (heap cap reached) must not leave its job waiting forever. */
   private crashed(slot: Slot): void {
     const task = slot.task;
-    if (task === undefined) return;
+    if (task === undefined) {
+      // An idle worker died (a job's code threw after it answered): still counted and listed as idle,
+      // it would be handed the next job, which would then wait out its deadline unanswered.
+      this.retire(slot);
+      return;
+    }
     this.release(slot, true);
     this.settle(task, new WorkerJobError('crashed'));
   }
