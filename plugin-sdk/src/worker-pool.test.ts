@@ -109,8 +109,11 @@ describe('the worker pool', () => {
   it('forgets a worker that dies while idle, so the next job gets a live one', async () => {
     // Idle workers are kept for the whole test: retiring the dead one after idleMs would hide the bug.
     const workers = pool({ workers: 1, idleMs: 600_000 });
-    assert.equal(await workers.run(jobs, 'answerThenThrow', [], { deadlineMs: 60_000 }), 1);
-    // The late throw ends the idle worker; the pool must stop counting it (the guard is a last resort).
+    assert.equal(await workers.run(jobs, 'answerThenThrowOn', ['toolshed-pool-test-death'], { deadlineMs: 60_000 }), 1);
+    const death = new BroadcastChannel('toolshed-pool-test-death');
+    death.postMessage('now');
+    death.close();
+    // The throw ends the idle worker; the pool must stop counting it (the guard is a last resort).
     const giveUp = Date.now() + 30_000;
     while (workers.stats().workers > 0) {
       assert.ok(Date.now() < giveUp, 'the pool still counts the dead worker');
