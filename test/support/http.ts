@@ -34,8 +34,14 @@ export function send(base: string, path: string, options: RequestOptions = {}): 
     if (!chunked) headers['Content-Length'] = payload.length;
   }
   return new Promise((resolve, reject) => {
+    let answered = false;
     const req = httpRequest(`${base}${path}`, { method, headers, agent: false }, (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
+      // An answer cut off midway never ends: it is a failure, not a wait.
+      res.on('close', () => {
+        if (!res.complete) reject(new Error(`${method} ${path}: the answer was cut off after ${Buffer.concat(chunks).length} bytes`));
+      });
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
@@ -51,6 +57,11 @@ export function send(base: string, path: string, options: RequestOptions = {}): 
     // The server may answer (413) and close before the whole body is written: that is not a failure.
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+    });
+    // A connection that closed with no answer at all settles too: the errors swallowed above would
+    // otherwise leave the test waiting for good (a hostile row once hung for 15 minutes).
+    req.on('close', () => {
+      if (!answered) reject(new Error(`${method} ${path}: the connection closed without an answer`));
     });
     if (payload && chunked) {
       const size = 64 * 1024;
