@@ -113,7 +113,8 @@ function groupPatternProblems(plugins: Config['plugins'], groups: readonly strin
 
 /**
  * `plugins.trusted` may name only loaded third-party groups, `operations.groupDeadlineMs` only
- * loaded groups; a deadline must end before `server.writeTimeoutMs` closes the silent connection.
+ * loaded groups; a deadline, and the pool's request budget, must end before `server.writeTimeoutMs`
+ * closes the silent connection.
  */
 function containmentProblems(loaded: readonly LoadedPlugin[], config: Config): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];
@@ -125,7 +126,11 @@ function containmentProblems(loaded: readonly LoadedPlugin[], config: Config): {
   for (const name of Object.keys(config.operations.groupDeadlineMs)) {
     if (!loaded.some(({ plugin }) => plugin.group === name)) problems.push({ path: `/operations/groupDeadlineMs/${name}`, message: 'names an unknown group' });
   }
-  const deadlines: [string, number][] = [['/operations/deadlineMs', config.operations.deadlineMs], ...Object.entries(config.operations.groupDeadlineMs).map(([name, ms]): [string, number] => [`/operations/groupDeadlineMs/${name}`, ms])];
+  const deadlines: [string, number][] = [
+    ['/operations/deadlineMs', config.operations.deadlineMs],
+    // A request on the pool answers when its budget ends; a silent connection closed before that gets no answer at all.
+    ['/workers/requestBudgetMs', config.workers.requestBudgetMs],
+    ...Object.entries(config.operations.groupDeadlineMs).map(([name, ms]): [string, number] => [`/operations/groupDeadlineMs/${name}`, ms])];
   for (const [path, ms] of deadlines) {
     if (ms >= config.server.writeTimeoutMs) problems.push({ path, message: `must be shorter than server.writeTimeoutMs (${config.server.writeTimeoutMs}), which closes a silent connection first` });
   }

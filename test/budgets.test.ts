@@ -39,7 +39,7 @@ describe('server.readingBytes', () => {
   let service: TestService;
   before(async () => {
     // The smallest budgets allowed (1 MiB each), and time enough for 2 MiB of work on a busy machine.
-    service = await startTestService({ server: { readingBytes: 1048576, sendingBytes: 1048576 }, workers: { requestBudgetMs: 60_000 } });
+    service = await startTestService({ server: { readingBytes: 1048576, sendingBytes: 1048576, writeTimeoutMs: 90_000 }, workers: { requestBudgetMs: 60_000 } });
   });
   after(() => service.stop());
 
@@ -64,7 +64,7 @@ describe('the bulk lane of the worker pool', () => {
   let service: TestService;
   before(async () => {
     // threads 2 → whole requests hold max(1, 2 − 1) = 1 thread; maxQueue 16 → they wait in max(1, ⌊16/16⌋) = 1 place.
-    service = await startTestService({ metrics: { enabled: true }, workers: { threads: 2, maxQueue: 16, requestBudgetMs: 60_000 } });
+    service = await startTestService({ metrics: { enabled: true }, workers: { threads: 2, maxQueue: 16, requestBudgetMs: 60_000 }, server: { writeTimeoutMs: 90_000 } });
   });
   after(() => service.stop());
 

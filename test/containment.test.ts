@@ -133,10 +133,10 @@ describe('toolshed call', { timeout: 120_000 }, () => {
 });
 
 describe('configuration of containment', () => {
-  it('refuses to trust an unknown or a built-in group, a deadline for an unknown group, and one the silent-connection timeout would cut', async () => {
+  it('refuses to trust an unknown or a built-in group, a deadline for an unknown group, and a deadline or request budget the silent-connection timeout would cut', async () => {
     const operations = { groupDeadlineMs: { 'no-such': 500, 'busy-loop': 30_000 } };
     await assert.rejects(
-      startTestService({ plugins: { dirs: [hostilePlugins], trusted: ['no-such-group', 'base64'] }, operations }, { builtinDir: builtinPluginDir }),
+      startTestService({ plugins: { dirs: [hostilePlugins], trusted: ['no-such-group', 'base64'] }, operations, workers: { requestBudgetMs: 30_000 } }, { builtinDir: builtinPluginDir }),
       (error: Error) => {
         assert.equal(
           error.message,
@@ -145,6 +145,7 @@ describe('configuration of containment', () => {
             '- /plugins/trusted: names the unknown group "no-such-group"',
             '- /plugins/trusted: names the built-in group "base64", which is trusted already',
             '- /operations/groupDeadlineMs/no-such: names an unknown group',
+            '- /workers/requestBudgetMs: must be shorter than server.writeTimeoutMs (30000), which closes a silent connection first',
             '- /operations/groupDeadlineMs/busy-loop: must be shorter than server.writeTimeoutMs (30000), which closes a silent connection first',
           ].join('\n'),
         );

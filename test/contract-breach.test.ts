@@ -7,7 +7,7 @@ import { startTestService, type TestService } from './support/service.js';
 
 let service: TestService;
 before(async () => {
-  service = await startTestService({ workers: { offloadBytes: 1024, requestBudgetMs: 60_000 } });
+  service = await startTestService({ workers: { offloadBytes: 1024, requestBudgetMs: 60_000 }, server: { writeTimeoutMs: 90_000 } });
 });
 after(() => service.stop());
 

@@ -18,9 +18,11 @@ before(async () => {
   // The rows test what each input is answered with, not how fast this machine is: with the default
   // 10 s request budget, a busy CI machine once turned the 1.18 M-key row's 400 into a 422
   // input_too_complex. The budget itself is tested in offload.test.ts.
-  // The same for the operations' deadline (10 s by default), which must stay under the idle close.
+  // The same for the operations' deadline (10 s by default). Both must end before the idle close,
+  // with room for the pool's 30 s guard on a worker that never starts: at 120 s each, a request stuck
+  // on the pool was closed silently at 120 s, and the row waited for an answer that never came.
   service = await startTestService(
-    { workers: { requestBudgetMs: 120_000 }, operations: { deadlineMs: 100_000 }, server: { writeTimeoutMs: 120_000 } },
+    { workers: { requestBudgetMs: 120_000 }, operations: { deadlineMs: 100_000 }, server: { writeTimeoutMs: 180_000 } },
     { builtinDir: builtinPluginDir },
   );
 });
