@@ -87,7 +87,7 @@ describe('server.writeTimeoutMs in the middle of a request', () => {
   let port: number;
   before(async () => {
     // The idle close (1 s) comes long before the whole-request bound (the default, 60 s).
-    service = await startTestService({ server: { writeTimeoutMs: 1000 }, operations: { deadlineMs: 500 } });
+    service = await startTestService({ server: { writeTimeoutMs: 1000 }, operations: { deadlineMs: 500 }, workers: { requestBudgetMs: 500 } });
     port = Number(new URL(service.url).port);
   });
   after(() => service.stop());
