@@ -18,6 +18,15 @@ function pool(options: Partial<WorkerPool['options']> = {}): WorkerPool {
 }
 after(() => Promise.all(pools.map((created) => created.close())));
 
+/** Waits for something a worker thread does on its own; the 30 s guard is a last resort, not a timing. */
+async function until(done: () => boolean, failure: string): Promise<void> {
+  const giveUp = Date.now() + 30_000;
+  while (!done()) {
+    assert.ok(Date.now() < giveUp, failure);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 async function failsWith(promise: Promise<unknown>, reason: WorkerFailure): Promise<void> {
   await assert.rejects(promise, (error: unknown) => isWorkerJobError(error) && error.reason === reason);
 }
@@ -113,12 +122,8 @@ describe('the worker pool', () => {
     const death = new BroadcastChannel('toolshed-pool-test-death');
     death.postMessage('now');
     death.close();
-    // The throw ends the idle worker; the pool must stop counting it (the guard is a last resort).
-    const giveUp = Date.now() + 30_000;
-    while (workers.stats().workers > 0) {
-      assert.ok(Date.now() < giveUp, 'the pool still counts the dead worker');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // The throw ends the idle worker; the pool must stop counting it.
+    await until(() => workers.stats().workers === 0, 'the pool still counts the dead worker');
     // Handed to the dead worker instead, this job would wait out its deadline and answer timeout.
     assert.equal(await workers.run(jobs, 'add', [2, 2], { deadlineMs: 60_000 }), 4);
   });
@@ -132,12 +137,8 @@ describe('the worker pool', () => {
     const workers = pool({ workers: 1 });
     const grown = await workers.run<number>(jobs, 'growYoungGeneration', [], { deadlineMs: 60_000 });
     assert.ok(grown > YOUNG_GENERATION_TRIM.goalBytes, `the job grew the young generation to ${grown} bytes`);
-    // The trim starts TRIM_AFTER_IDLE_MS after the job and reports when done; the guard is a last resort.
-    const giveUp = Date.now() + 30_000;
-    while (workers.stats().youngTrims === 0) {
-      assert.ok(Date.now() < giveUp, 'the idle worker never reported a trim');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // The trim starts TRIM_AFTER_IDLE_MS after the job and reports when done.
+    await until(() => workers.stats().youngTrims > 0, 'the idle worker never reported a trim');
     assert.ok((await workers.run<number>(jobs, 'youngBytes', [], { deadlineMs: 60_000 })) <= YOUNG_GENERATION_TRIM.goalBytes);
   });
 
