@@ -31,8 +31,6 @@ export const CoreConfigSchema = Type.Object(
         maxAnswerBytes: Type.Integer({ minimum: 1024, maximum: 1073741824, default: 33554432 }),
         readingBytes: Type.Integer({ minimum: 1048576, maximum: 17179869184, default: 134217728 }),
         sendingBytes: Type.Integer({ minimum: 1048576, maximum: 17179869184, default: 134217728 }),
-        // V8's heap growing factor, 1 + percent / 100, for the whole process (kernel/heap-growth.ts); 0: V8's own.
-        heapGrowingPercent: Type.Integer({ minimum: 0, maximum: 1000, default: 400 }),
       },
       section,
     ),
@@ -67,7 +65,7 @@ export const CoreConfigSchema = Type.Object(
       {
         deadlineMs: Type.Integer({ minimum: 100, maximum: 600000, default: 10000 }),
         groupDeadlineMs: Type.Record(Type.String(), Type.Integer({ minimum: 100, maximum: 600000 }), { default: {} }),
-        // After listening, run each operation's first example once in the background (kernel/warm-up.ts).
+        // After listening, start one pool worker, so a pool operation's first call does not wait for one to boot.
         warmUp: Type.Boolean({ default: true }),
       },
       section,

@@ -8,16 +8,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { configureWorkerPool, workerPool } from '@toolshed/plugin-sdk';
-import { createApp, dispatchLimits } from './app.js';
+import { createApp } from './app.js';
 import { answerClientError } from './client-error.js';
 import type { Config } from './config.js';
 import { discoverPlugins, type LoadedPlugin } from './discover.js';
-import { setHeapGrowingPercent } from './heap-growth.js';
 import { describeFailure, type Logger } from './logger.js';
 import { createMemoryHitStore } from './rate-limit/memory-store.js';
 import type { HitStore } from './rate-limit/store.js';
 import { buildRegistry, type Registry } from './registry.js';
-import { SERVICE_IDLE_COLLECTION, startIdleCollection } from './idle-collection.js';
 import { EventLoopWatchdog } from './watchdog.js';
 import { startWarmUp } from './warm-up.js';
 
@@ -29,7 +27,7 @@ export interface RunningService {
   readonly registry: Registry;
   /** `http://host:port` as actually bound. */
   readonly url: string;
-  /** Settles once the background warm-up (kernel/warm-up.ts) has run every example, at once when it is off. */
+  /** Settles once the background warm-up (kernel/warm-up.ts) has started a pool worker, at once when it is off. */
   readonly warmedUp: Promise<void>;
   /** Drains, then stops. Called again while the drain delay runs, it ends the delay at once. */
   stop(): Promise<void>;
@@ -50,8 +48,6 @@ export interface StartOptions {
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
   const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
-  // Before the pool starts a thread: V8 reads the factor whenever it sets a heap's next limit.
-  setHeapGrowingPercent(config.server.heapGrowingPercent);
   configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
   const loaded =
     options.inspected?.loaded ??
@@ -98,17 +94,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server.listen(config.server.port, config.server.host, () => resolve());
   });
   watchdog.start();
-  const idleCollection = startIdleCollection(SERVICE_IDLE_COLLECTION);
-  // Built-in operations only: a third party's examples are not run unless a client asks for them
-  // (by module, not group: a plugin replacing a built-in group is a third party's).
-  const builtIn = new Set(loaded.filter((entry) => entry.origin === 'built-in').map((entry) => entry.specifier));
-  const warmable = [...registry.operations.values()].filter((operation) => builtIn.has(operation.module));
-  const warmUp = config.operations.warmUp
-    ? startWarmUp(warmable, dispatchLimits(config, registry, logger, watchdog, options.bodyLimit), logger, () => draining)
-    : Promise.resolve();
-  // Loading the plugins and the warm-up grew the young generation; a service that now waits for
-  // its first request gives it back (kernel/idle-collection.ts says how and why).
-  const warmedUp = warmUp.then(async () => void (await idleCollection.trim()));
+  const warmedUp = config.operations.warmUp ? startWarmUp(logger) : Promise.resolve();
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let stopping: Promise<void> | undefined;
@@ -133,7 +119,6 @@ export async function startService(options: StartOptions): Promise<RunningServic
     await closed;
     clearTimeout(deadline);
     watchdog.stop();
-    idleCollection.stop();
     // A plugin whose close() hangs must not hold the exit past the shutdown timeout.
     const closing = Promise.all([...registry.plugins.map(async (plugin) => plugin.close?.()), workerPool().close()]);
     let giveUp: NodeJS.Timeout | undefined;

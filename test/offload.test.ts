@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { workerPool } from '@toolshed/plugin-sdk';
-import { LONG_ANSWER_CHARS } from '../kernel/answer-json.js';
+import { LONG_ANSWER_CHARS } from '../kernel/middleware/dispatch.js';
 import { builtinPluginDir } from '../kernel/server.js';
 import { send } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';

@@ -96,7 +96,6 @@ describe('configuration', () => {
       maxAnswerBytes: 32 * 1024 * 1024,
       readingBytes: 128 * 1024 * 1024,
       sendingBytes: 128 * 1024 * 1024,
-      heapGrowingPercent: 400,
     });
     assert.deepEqual(config.workers, { threads: 2, memoryMb: 256, maxQueue: 256, idleMs: 30000, niceness: 10, offloadBytes: 65536, linearOffloadBytes: 262144, requestBudgetMs: 10000 });
     assert.deepEqual(config.rateLimit, { anonymous: { max: 30 }, apiKey: { max: 600 }, windowSeconds: 60, redis: {} });

@@ -5,7 +5,6 @@
  * job is to move bytes) — and always within the operation's deadline.
  */
 import { isToolshedError, UnprocessableError } from '@toolshed/plugin-sdk';
-import { answerJson, LONG_ANSWER_CHARS } from '../answer-json.js';
 import { budgetSpent, type ByteBudget } from '../byte-budget.js';
 import { OPERATION_TIMEOUT, runOnPool, withinDeadline } from '../deadline.js';
 import { HttpError } from '../http-error.js';
@@ -14,6 +13,12 @@ import type { RegisteredOperation } from '../registry.js';
 import type { EventLoopWatchdog } from '../watchdog.js';
 import { JSON_TYPE, type KernelContext, type KernelMiddleware } from '../types.js';
 import { parseJsonObject, readJsonBytes } from './body.js';
+
+/**
+ * Answers at least this long (UTF-16 code units) are sent as their UTF-8 bytes, encoded once: as a
+ * string, Koa would count its bytes for Content-Length and Node encode it again to write it.
+ */
+export const LONG_ANSWER_CHARS = 16 * 1024;
 
 /**
  * What a handler's abort signal follows: the HTTP response (aborted when the client goes away
@@ -118,7 +123,7 @@ async function runHere(res: Answering, registered: RegisteredOperation, input: O
     const context = new HandlerContext(res, registered.config, now);
     const pending = watchdog.timed(running, () => registered.operation.run(input.parse(), context));
     const result = await withinDeadline(pending, registered, () => context.expire());
-    return watchdog.timed(running, () => answerJson(result));
+    return watchdog.timed(running, () => JSON.stringify(result));
   } finally {
     watchdog.done(running);
   }
@@ -127,7 +132,7 @@ async function runHere(res: Answering, registered: RegisteredOperation, input: O
 /**
  * Runs an operation the way every front door must: validation, handler and response check, on the
  * worker pool once the input is large. Returns the answer's JSON (a string, or UTF-8 bytes from the
- * pool and for a large flat answer: kernel/answer-json.ts), not yet checked against the answer cap.
+ * pool), not yet checked against the answer cap.
  */
 export async function runOperation(
   res: Answering,

@@ -54,4 +54,3 @@ export {
   type RunInWorkerOptions,
   type WorkerRefusals,
 } from './worker-pool.js';
-export { fullCollection, trimYoungGeneration, YOUNG_GENERATION_TRIM, youngGenerationBytes, type Collector, type YoungGenerationTrimOptions } from './young-generation.js';

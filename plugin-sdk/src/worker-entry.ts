@@ -9,7 +9,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { preferBundle } from './bundles.js';
 import { contractFaultOf, isToolshedError } from './errors.js';
 import type { WorkerMessage, WorkerRequest } from './worker-protocol.js';
-import { fullCollection, trimYoungGeneration, YOUNG_GENERATION_TRIM, type Collector } from './young-generation.js';
 
 const post = (message: WorkerMessage): void => parentPort?.postMessage(message);
 
@@ -72,45 +71,13 @@ function movable(message: WorkerMessage): ArrayBuffer[] {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
 }
 
-/**
- * How long a worker waits, idle, before it gives its young generation back. A job on a large body
- * grows it (up to WORKER_YOUNG_GENERATION_MB), and V8 keeps it grown while nothing allocates, as on
- * the main thread (see trimYoungGeneration). Short, so that the warm-up's worker is trimmed before
- * the service reports itself warmed up and idle; a job arriving meanwhile stops the trim at its next step.
- */
-export const TRIM_AFTER_IDLE_MS = 100;
-
-let running = 0;
-/** Jobs received so far: a trim ends once another job has come, even if that one is done already. */
-let received = 0;
-let trimTimer: NodeJS.Timeout | undefined;
-let gc: Collector | undefined;
-
-function trimWhenIdle(): void {
-  clearTimeout(trimTimer);
-  trimTimer = setTimeout(() => {
-    gc ??= fullCollection();
-    const quietSince = received;
-    void trimYoungGeneration({ ...YOUNG_GENERATION_TRIM, gc, stopped: () => received !== quietSince }).then((scavenges) => {
-      if (scavenges > 0) post({ kind: 'trimmed', scavenges });
-    });
-  }, TRIM_AFTER_IDLE_MS);
-  // A worker the pool ends is not kept alive by its trim.
-  trimTimer.unref();
-}
-
 parentPort?.on('message', (request: WorkerRequest) => {
-  running++;
-  received++;
-  clearTimeout(trimTimer);
   void answer(request).then((message) => {
-    running--;
     try {
       parentPort?.postMessage(message, movable(message));
     } catch {
       // The value could not be cloned (a function, a symbol): a bug of the plugin's function.
       post({ kind: 'failed', id: request.id, errorName: 'DataCloneError' });
     }
-    if (running === 0) trimWhenIdle();
   });
 });

@@ -6,8 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { isToolshedError } from './errors.js';
 import { UnprocessableError } from './errors.js';
-import { YOUNG_GENERATION_TRIM } from './young-generation.js';
-import { configureWorkerPool, isWorkerJobError, WORKER_YOUNG_GENERATION_MB, WorkerJobError, workerPool, workerRefusal, WorkerPool, type WorkerFailure } from './worker-pool.js';
+import { configureWorkerPool, isWorkerJobError, WorkerJobError, workerPool, workerRefusal, WorkerPool, type WorkerFailure } from './worker-pool.js';
 
 const jobs = new URL('./fixtures/worker-jobs.js', import.meta.url);
 const pools: WorkerPool[] = [];
@@ -126,20 +125,6 @@ describe('the worker pool', () => {
     await until(() => workers.stats().workers === 0, 'the pool still counts the dead worker');
     // Handed to the dead worker instead, this job would wait out its deadline and answer timeout.
     assert.equal(await workers.run(jobs, 'add', [2, 2], { deadlineMs: 60_000 }), 4);
-  });
-
-  it('caps each worker’s young generation at WORKER_YOUNG_GENERATION_MB', async () => {
-    assert.equal(WORKER_YOUNG_GENERATION_MB, 9);
-    assert.equal(await pool().run(jobs, 'youngGenerationCap', [], { deadlineMs: 60_000 }), 9);
-  });
-
-  it('an idle worker gives back the young generation a job grew, and says so', async () => {
-    const workers = pool({ workers: 1 });
-    const grown = await workers.run<number>(jobs, 'growYoungGeneration', [], { deadlineMs: 60_000 });
-    assert.ok(grown > YOUNG_GENERATION_TRIM.goalBytes, `the job grew the young generation to ${grown} bytes`);
-    // The trim starts TRIM_AFTER_IDLE_MS after the job and reports when done.
-    await until(() => workers.stats().youngTrims > 0, 'the idle worker never reported a trim');
-    assert.ok((await workers.run<number>(jobs, 'youngBytes', [], { deadlineMs: 60_000 })) <= YOUNG_GENERATION_TRIM.goalBytes);
   });
 
   it('does not start a job whose signal already fired, and ends idle workers', async () => {

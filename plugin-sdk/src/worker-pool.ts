@@ -126,8 +126,6 @@ export interface WorkerPoolStats {
   readonly bulkThreads: number;
   /** Length of the bulk queue: max(1, ⌊maxQueue / 16⌋). */
   readonly bulkMaxQueue: number;
-  /** Idle workers' trims of their young generation that scavenged at least once (worker-entry.ts). */
-  readonly youngTrims: number;
 }
 
 interface Task {
@@ -169,7 +167,7 @@ export class WorkerPool {
   private bulkRunning = 0;
   private nextId = 1;
   private closed = false;
-  private counters = { running: 0, completed: 0, timeouts: 0, refused: 0, bulkRefused: 0, youngTrims: 0 };
+  private counters = { running: 0, completed: 0, timeouts: 0, refused: 0, bulkRefused: 0 };
 
   constructor(readonly options: WorkerPoolOptions) {}
 
@@ -201,7 +199,7 @@ export class WorkerPool {
   }
 
   stats(): WorkerPoolStats {
-    const { running, completed, timeouts, refused, bulkRefused, youngTrims } = this.counters;
+    const { running, completed, timeouts, refused, bulkRefused } = this.counters;
     const bulkQueued = this.queue.filter((task) => task.bulk).length;
     return {
       workers: this.size,
@@ -215,7 +213,6 @@ export class WorkerPool {
       bulkRefused,
       bulkThreads: this.bulkThreads(),
       bulkMaxQueue: this.bulkMaxQueue(),
-      youngTrims,
     };
   }
 
@@ -286,14 +283,12 @@ export class WorkerPool {
     // A job may itself call runInWorker (a plugin's own heavy part inside a request the kernel moved
     // to the pool): that worker's pool gets one thread with the same caps, so nesting stays bounded.
     const nested: WorkerPoolOptions = { ...this.options, workers: 1 };
-    const resourceLimits = { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
+    const resourceLimits = { maxOldGenerationSizeMb: this.options.memoryMb };
     const worker = new Worker(entry, { resourceLimits, workerData: { toolshedPool: nested } });
     const slot: Slot = { worker, handedOver: 0 };
     this.size++;
     worker.on('message', (message: WorkerMessage) => {
-      if (message.kind === 'trimmed') {
-        this.counters.youngTrims++;
-      } else if (message.kind === 'started') {
+      if (message.kind === 'started') {
         if (slot.task !== undefined && slot.task.request.id === message.id) {
           slot.task.startedAt = performance.now();
           slot.task.deadline += slot.task.startedAt - slot.handedOver;
@@ -381,17 +376,6 @@ export class WorkerPool {
 function rebuild(error: { status: number; code: string; message: string; details?: ErrorDetail[] }): ToolshedError {
   return new ToolshedError(error.status, error.code, error.message, error.details);
 }
-
-/**
- * Each worker's young generation, both semi-spaces and its large-object share (V8's default on Node
- * 20 grows to 48 MB). At 3 MB (semi-spaces at V8's smallest, 1 MB) a worker serving 1 MiB bodies
- * scavenged ~3 times per request and promoted what a larger space would have let die: 1 MiB base64
- * ran at ~48 req/s, at 9 MB ~65 (alternated runs, heap growing factor 5). A job's input and answer
- * are large objects, outside it. The space a job grew is given back once the worker is idle
- * (worker-entry.ts, TRIM_AFTER_IDLE_MS): without that trim the warm-up's worker kept 5.5 MiB more
- * RSS at 9 MB than at 3.
- */
-export const WORKER_YOUNG_GENERATION_MB = 9;
 
 const defaults: WorkerPoolOptions = { workers: 2, memoryMb: 512, maxQueue: 64, idleMs: 30_000 };
 

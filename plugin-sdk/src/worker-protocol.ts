@@ -16,5 +16,3 @@ export type WorkerMessage =
   | { readonly kind: 'result'; readonly id: number; readonly value: unknown }
   | { readonly kind: 'sdk-error'; readonly id: number; readonly error: { status: number; code: string; message: string; details?: ErrorDetail[] } }
   | { readonly kind: 'failed'; readonly id: number; readonly errorName: string; readonly frames?: readonly string[]; readonly fault?: ContractFault }
-  /** Not about a job: the worker, idle a moment, gave its young generation back (worker-entry.ts). */
-  | { readonly kind: 'trimmed'; readonly scavenges: number };
