@@ -36,6 +36,7 @@ COPY plugin-sdk/package.json plugin-sdk/
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/plugin-sdk/dist plugin-sdk/dist
 COPY --from=build /app/dist/kernel dist/kernel
+COPY --from=build /app/dist/service dist/service
 COPY --from=build /app/dist/cli dist/cli
 COPY --from=build /app/dist/mcp dist/mcp
 COPY --from=build /app/dist/tool-pages dist/tool-pages
@@ -50,4 +51,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
 # Exec form: node is PID 1 and receives SIGTERM itself (npm would not pass it on), then finishes
 # in-flight requests within server.shutdownTimeoutMs and exits 0.
-CMD ["node", "dist/kernel/main.js"]
+CMD ["node", "dist/service/main.js"]

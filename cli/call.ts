@@ -7,15 +7,13 @@
  * answers with 422 input_too_complex cannot hang the command. What protects a shared server from
  * many clients (body and answer caps, byte budgets, rate limits) does not apply to one local caller.
  */
-import { configureWorkerPool, isToolshedError, workerPool } from '@toolshed/plugin-sdk';
-import { dispatchLimits } from '../kernel/app.js';
+import { isToolshedError } from '@toolshed/plugin-sdk';
 import type { Config } from '../kernel/config.js';
+import type { OperationInfo } from '../kernel/executor.js';
+import { openHost } from '../kernel/host.js';
 import { errorObject } from '../kernel/http-error.js';
 import { createLogger, describeFailure } from '../kernel/logger.js';
-import { parseJsonObject } from '../kernel/middleware/body.js';
-import { noConnection, runOperation as runKernelOperation } from '../kernel/middleware/dispatch.js';
-import { EventLoopWatchdog } from '../kernel/watchdog.js';
-import type { RegisteredOperation, Registry } from '../kernel/registry.js';
+import type { Registry } from '../kernel/registry.js';
 import { groupOf, nearestPath } from '../kernel/route-hint.js';
 import { EXIT, UsageError, write, type CliIo } from './command.js';
 import { loadRegistry, withConfigFile } from './load.js';
@@ -36,11 +34,10 @@ export function errorAnswer(error: unknown, operationId: string): CallAnswer {
   return { status: 500, json: JSON.stringify({ error: { code: 'internal_error', message } }) };
 }
 
-/** The registered operation behind `target` (`group/operation`), or a usage error naming the nearest. */
-export function findOperation(registry: Registry, target: string): RegisteredOperation {
+/** The path of the operation behind `target` (`group/operation`), or a usage error naming the nearest. */
+export function findOperation(registry: Registry, target: string): string {
   const path = `/v1/${target}`;
-  const found = registry.operations.get(path);
-  if (found !== undefined) return found;
+  if (registry.operations.has(path)) return target;
   const group = groupOf(path);
   if (group !== undefined && registry.disabledGroups.includes(group)) {
     throw new UsageError(`The group ${group} exists but is switched off in this configuration (plugins.enabled, plugins.disabled). "toolshed openapi" lists the operations this configuration serves.`);
@@ -51,30 +48,20 @@ export function findOperation(registry: Registry, target: string): RegisteredOpe
 }
 
 /**
- * The answer's JSON text, worked out where the server's dispatch would work it out (the kernel's
- * own runOperation: this thread, or the worker pool for `offload: 'always'` operations and large
- * bodies), with the same refusals when the budget or the operation's deadline runs out.
+ * Runs `target` (`group/operation`) on the JSON text `body` through the executor, as the server
+ * runs a request (this thread, or the worker pool for `offload: 'always'` operations and large
+ * bodies, with the same refusals when the budget or the deadline runs out); never throws for
+ * anything the input causes. The host is opened for this one call and closed after it.
  */
-async function work(registry: Registry, registered: RegisteredOperation, body: Buffer, config: Config): Promise<string> {
-  const logger = createLogger('silent');
-  const limits = dispatchLimits(config, registry, logger, new EventLoopWatchdog(config.watchdog.blockedMs, logger));
-  const answer = await runKernelOperation(noConnection, registered, { bytes: body, parse: () => parseJsonObject(body) }, limits);
-  return typeof answer === 'string' ? answer : Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8');
-}
-
-/** Runs `registered` on the JSON text `body`; never throws for anything the input causes. */
-export async function runOperation(registry: Registry, registered: RegisteredOperation, body: Buffer, config: Config): Promise<CallAnswer> {
-  const { operation } = registered;
-  const plugin = registry.plugins.find((candidate) => candidate.group === operation.group);
-  const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
-  configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
+export async function runOperation(registry: Registry, target: string, body: Buffer, config: Config): Promise<CallAnswer> {
+  const host = await openHost({ config, registry, logger: createLogger('silent') });
+  const id: OperationInfo['id'] = target.replace('/', '.');
   try {
-    await plugin?.warm?.();
-    return { status: 200, json: await work(registry, registered, body, config) };
+    return { status: 200, json: (await host.executor.run({ operation: target, body: { bytes: body } })).json };
   } catch (error) {
-    return errorAnswer(error, operation.id);
+    return errorAnswer(error, id);
   } finally {
-    await Promise.all([plugin?.close?.(), workerPool().close()]);
+    await host.close();
   }
 }
 
@@ -90,9 +77,9 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
  */
 export async function callCommand(target: string, json: string | undefined, configFile: string | undefined, io: CliIo): Promise<number> {
   const { config, registry } = await loadRegistry(withConfigFile(io.env, configFile));
-  const registered = findOperation(registry, target);
+  const operation = findOperation(registry, target);
   const body = json === '-' ? await readAll(io.stdin) : Buffer.from(json ?? '{}', 'utf8');
-  const answer = await runOperation(registry, registered, body, config);
+  const answer = await runOperation(registry, operation, body, config);
   if (answer.status < 400) {
     await write(io.stdout, `${answer.json}\n`);
     return EXIT.ok;

@@ -35,7 +35,7 @@ export const commands: readonly Command[] = [
     },
     positionals: { min: 0, max: 0 },
     async run({ values }, io) {
-      const { serve } = await import('../kernel/serve.js');
+      const { serve } = await import('../service/serve.js');
       const env: NodeJS.ProcessEnv = { ...io.env };
       if (typeof values.config === 'string') env.TOOLSHED_CONFIG = values.config;
       if (typeof values.port === 'string') env.PORT = values.port;
@@ -98,9 +98,10 @@ export const commands: readonly Command[] = [
     options: { config: configOption },
     positionals: { min: 0, max: 0 },
     async run({ values }, io) {
-      const [{ loadRegistry, withConfigFile }, { serveStdio, stderrLogger }] = await Promise.all([import('./load.js'), import('../mcp/stdio.js')]);
+      const [{ loadRegistry, withConfigFile }, { serveStdio, stderrLogger }, { openHost }] = await Promise.all([import('./load.js'), import('../mcp/stdio.js'), import('../kernel/host.js')]);
       const { config, registry } = await loadRegistry(withConfigFile(io.env, stringValue(values.config)));
-      await serveStdio(config, registry, stderrLogger(config.log.level), io.stdin as Readable, io.stdout as Writable);
+      const host = await openHost({ config, registry, logger: stderrLogger(config.log.level) });
+      await serveStdio(host, io.stdin as Readable, io.stdout as Writable);
       return EXIT.ok;
     },
   },

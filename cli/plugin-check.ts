@@ -1,6 +1,6 @@
 /**
  * `toolshed plugin check <folder or package>`: loads the plugin as the kernel loads it (every load
- * rule, kernel/discover.ts), starts the real service with just that plugin (kernel/testing.ts), and
+ * rule, kernel/discover.ts), starts the real service with just that plugin (service/testing.ts), and
  * sends each operation's examples over HTTP, so every example takes a request's whole path:
  * validation, handler, response check, error body. Each answer is compared with the example's
  * response; a difference names the plugin, the operation, the example and what differs.
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { OperationExample } from '@toolshed/plugin-sdk';
 import { loadPlugin } from '../kernel/discover.js';
-import { startKernel } from '../kernel/testing.js';
+import { startKernel } from '../service/testing.js';
 import { EXIT, write, type CliIo } from './command.js';
 
 /** A folder or file on disk is named by path (absolute, so loadPlugin takes it as one); anything else is a package. */

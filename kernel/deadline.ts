@@ -4,30 +4,31 @@
  * CPU loop there cannot be interrupted, which is why third-party code runs on the pool by default).
  * Shared by the HTTP dispatch and `toolshed call`, so both answer alike.
  */
-import { runInWorker, UnprocessableError, workerRefusal } from '@toolshed/plugin-sdk';
+import { UnprocessableError, workerRefusal } from '@toolshed/plugin-sdk';
+import { workerPool } from './pool/worker-pool.js';
 import { HttpError } from './http-error.js';
 import type { RegisteredOperation } from './registry.js';
 
 /** The code of the answer past an operation's deadline (504). */
 export const OPERATION_TIMEOUT = 'operation_timeout';
 
-/** 504 `operation_timeout`: the operation did not finish within its deadline. */
-export function operationTimeout(registered: RegisteredOperation): HttpError {
-  return new HttpError(504, OPERATION_TIMEOUT, `${registered.operation.id} did not finish within its deadline of ${registered.deadlineMs} ms`);
+/** 504 `operation_timeout`: operation `id` did not finish within its deadline. */
+export function operationTimeout(id: string, deadlineMs: number): HttpError {
+  return new HttpError(504, OPERATION_TIMEOUT, `${id} did not finish within its deadline of ${deadlineMs} ms`);
 }
 
 /**
- * Resolves as `work` does, or rejects with 504 `operation_timeout` once the operation's deadline
- * passes first; `onExpire` runs then (it aborts the handler's signal). The work itself goes on
- * unseen: a promise cannot be cancelled.
+ * Resolves as `work` does, or rejects with `expired()` once `deadlineMs` passes first; `onExpire`
+ * runs then (it aborts the handler's signal). The work itself goes on unseen: a promise cannot be
+ * cancelled, and a synchronous loop on the main thread cannot be interrupted at all.
  */
-export function withinDeadline<T>(work: Promise<T>, registered: RegisteredOperation, onExpire: () => void): Promise<T> {
+export function withinDeadline<T>(work: Promise<T>, deadlineMs: number, expired: () => Error, onExpire: () => void): Promise<T> {
   // One promise and one timer per request: this is on every main-thread request's path.
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       onExpire();
-      reject(operationTimeout(registered));
-    }, registered.deadlineMs);
+      reject(expired());
+    }, deadlineMs);
     work.then(
       (value) => {
         clearTimeout(timer);
@@ -49,12 +50,10 @@ export interface PoolRunOptions {
   readonly requestBudgetMs: number;
   /** Aborts the job (the client went away). */
   readonly signal?: AbortSignal;
-  /** Move the body's buffer into the worker instead of copying it. */
-  readonly transfer?: boolean;
+  /** The operation's deadline for this run (its own, or less). */
+  readonly deadlineMs: number;
   /** A bulk job (see the SDK's RunInWorkerOptions): a large body, or an operation that chose the pool. */
   readonly bulk: boolean;
-  /** The worker function run as `(module, name, bytes, config)`, when not the plain body's (a front door's envelope). */
-  readonly worker?: { readonly module: URL; readonly name: string };
 }
 
 /**
@@ -64,16 +63,16 @@ export interface PoolRunOptions {
  * and that deadline, and answers 422 `input_too_complex` when the request budget is the one spent.
  */
 export async function runOnPool(registered: RegisteredOperation, body: Uint8Array, options: PoolRunOptions): Promise<Uint8Array> {
-  const inputsFault = !registered.contained && options.requestBudgetMs <= registered.deadlineMs;
-  const budgetMs = inputsFault ? options.requestBudgetMs : registered.deadlineMs;
+  const inputsFault = !registered.contained && options.requestBudgetMs <= options.deadlineMs;
+  const budgetMs = inputsFault ? options.requestBudgetMs : options.deadlineMs;
   const args = [registered.module, registered.operation.name, body, registered.config];
-  const transfer = options.transfer === true ? [body.buffer as ArrayBuffer] : [];
+  // The body's buffer moves into the worker (the caller gives one it owns whole).
+  const transfer = [body.buffer as ArrayBuffer];
   try {
-    const worker = options.worker ?? { module: offloadModule, name: 'runOffloaded' };
-    return await runInWorker<Uint8Array>(worker.module, worker.name, args, { deadlineMs: budgetMs, signal: options.signal, transfer, bulk: options.bulk });
+    return await workerPool().run<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: budgetMs, signal: options.signal, transfer, bulk: options.bulk });
   } catch (error) {
     throw workerRefusal(error, {
-      timeout: () => (inputsFault ? new UnprocessableError('input_too_complex', `The input needs more than ${budgetMs} ms of work`) : operationTimeout(registered)),
+      timeout: () => (inputsFault ? new UnprocessableError('input_too_complex', `The input needs more than ${budgetMs} ms of work`) : operationTimeout(registered.operation.id, budgetMs)),
       crashed: () => new UnprocessableError('input_too_complex', 'The input needs more memory than one request may use'),
     });
   }

@@ -7,7 +7,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { checkPlugin, freshBundle, SDK_VERSION, type Plugin } from '@toolshed/plugin-sdk';
+import { checkPlugin, SDK_VERSION, type Plugin } from '@toolshed/plugin-sdk';
+import { freshBundle } from './bundles.js';
 import fg from './vendor/fast-glob.js';
 
 /** A plugin and where it came from. */

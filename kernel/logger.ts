@@ -2,7 +2,7 @@
  * The logger. One JSON line per request and per failure; request bodies, query strings,
  * Authorization headers and error messages that may quote input are never handed to it.
  */
-import { isWorkerJobError } from '@toolshed/plugin-sdk';
+import { contractFaultOf, isWorkerJobError } from '@toolshed/plugin-sdk';
 import { pino, type Logger } from 'pino';
 import { LogDestination } from './log-destination.js';
 
@@ -41,4 +41,11 @@ export function describeFailure(error: unknown): { type: string; stack: string[]
   if (!(error instanceof Error)) return { type: typeof error, stack: [] };
   const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).map((line) => line.trim());
   return { type: error.name, stack: frames };
+}
+
+/** The error line of a failure that is no refusal (a bug, answered as 500): type and stack, nothing of the input. */
+export function logFailure(logger: Logger, requestId: string | undefined, operation: string | undefined, error: unknown): void {
+  // A plugin that broke its manifest says where (code, JSON Pointers); nothing of the input.
+  const fault = contractFaultOf(error);
+  logger.error({ requestId, operation, error: describeFailure(error), ...(fault ? { fault } : {}) }, 'request failed');
 }

@@ -6,7 +6,7 @@
  * services in one process (tests) never share counters. server.ts imports this module only when
  * metrics are enabled: prom-client costs about 45 ms and 13 MB at start-up.
  */
-import { workerPool, type WorkerPoolStats } from '@toolshed/plugin-sdk';
+import { workerPool, type WorkerPoolStats } from './pool/worker-pool.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RedisHitStore } from './rate-limit/redis-store.js';
 import type { HitStore } from './rate-limit/store.js';
@@ -38,7 +38,7 @@ function readCounter(registry: Registry, name: string, help: string, read: () =>
   } });
 }
 
-/** The pool's numbers, read from the SDK at each scrape: the kernel may replace the pool. */
+/** The pool's numbers, read at each scrape. */
 function registerWorkerPool(registry: Registry): void {
   const stats = (): WorkerPoolStats => workerPool().stats();
   readGauge(registry, 'toolshed_worker_pool_queued', 'Jobs waiting for a worker thread', () => stats().queued);
@@ -107,7 +107,7 @@ export function createMetrics(store: HitStore, watchdog?: EventLoopWatchdog): Ke
     const started = performance.now();
     // The errors middleware inside turns every failure into a status, so next() does not throw.
     await next();
-    const labels = { operation: ctx.state.route?.operation?.operation.id ?? 'none', status: String(ctx.status) };
+    const labels = { operation: ctx.state.route?.operationId ?? 'none', status: String(ctx.status) };
     requests.inc(labels);
     durations.observe(labels, (performance.now() - started) / 1000);
     // Only the kernel's rate limit answers 429 (the SDK's errors have no 429).

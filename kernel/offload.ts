@@ -3,8 +3,10 @@
  * serialize — runs here, in a thread of the shared pool, so a 10 MiB body costs the main thread
  * only the copying of bytes. Each worker imports a plugin once and keeps its compiled operations.
  */
-import { compileOperation, type CompiledOperation, type Plugin } from '@toolshed/plugin-sdk';
+import type { Plugin } from '@toolshed/plugin-sdk';
+import { runInWorker } from './handler-context.js';
 import { parseJsonObject } from './middleware/body.js';
+import { compileOperation, type CompiledOperation } from './operations.js';
 
 const operations = new Map<string, Promise<CompiledOperation>>();
 const neverAborted = new AbortController().signal;
@@ -22,14 +24,11 @@ function operationOf(module: string, name: string): Promise<CompiledOperation> {
   return operation;
 }
 
-/**
- * Runs operation `name` of the plugin at `module` on `input` (parsed in this worker) and returns the
- * JSON answer as UTF-8 bytes. Front doors with an envelope of their own (MCP) pick their input out
- * of the bytes and call this.
- */
-export async function runParsedOffloaded(module: string, name: string, input: unknown, config: unknown): Promise<Uint8Array> {
+/** Runs operation `name` of the plugin at `module` on `input` and returns the JSON answer as UTF-8 bytes. */
+async function runParsed(module: string, name: string, input: unknown, config: unknown): Promise<Uint8Array> {
   const operation = await operationOf(module, name);
-  const result = await operation.run(input, { signal: neverAborted, config, now: () => new Date() });
+  // A handler's own runInWorker gets this worker's nested pool of one thread.
+  const result = await operation.run(input, { signal: neverAborted, config, now: () => new Date(), runInWorker });
   // A whole buffer of its own, so the pool moves it to the main thread instead of copying it.
   return Buffer.from(JSON.stringify(result));
 }
@@ -41,7 +40,7 @@ export async function runParsedOffloaded(module: string, name: string, input: un
  */
 export function runOffloaded(module: string, name: string, body: Uint8Array, config: unknown): Promise<Uint8Array> {
   // The plugin is imported before the body is parsed, as before: a parse error still costs the import once.
-  return operationOf(module, name).then(() => runParsedOffloaded(module, name, parseJsonObject(Buffer.from(body.buffer, body.byteOffset, body.byteLength)), config));
+  return operationOf(module, name).then(() => runParsed(module, name, parseJsonObject(Buffer.from(body.buffer, body.byteOffset, body.byteLength)), config));
 }
 
 /** The warm-up's job (kernel/warm-up.ts): answering it proves a pool worker is up. */

@@ -3,7 +3,8 @@
  * validated configuration. Plugin config sections are checked here, because only now is it known
  * which top-level keys belong to a plugin.
  */
-import { compilePlugin, resolvePluginConfig, isToolshedError, type CompiledOperation, type ErrorDetail, type Plugin } from '@toolshed/plugin-sdk';
+import { resolvePluginConfig, isToolshedError, type ErrorDetail, type Plugin } from '@toolshed/plugin-sdk';
+import { compilePlugin, type CompiledOperation } from './operations.js';
 import { ConfigError, coreSections, withSuggestions, type Config } from './config.js';
 import type { LoadedPlugin } from './discover.js';
 import { didYouMean } from './nearest.js';
@@ -28,6 +29,8 @@ export interface RegisteredOperation {
    * in `plugins.trusted`): all its work runs on the worker pool, under the operation's deadline.
    */
   readonly contained: boolean;
+  /** The 422 codes the operation may answer, with their descriptions. */
+  readonly errors: Readonly<Record<string, string>>;
 }
 
 /** What the kernel mounts. */
@@ -167,7 +170,9 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): 
       const { upstream, offload = 'auto', cost } = operation.definition;
       const where = contained ? 'always' : upstream === true ? 'never' : offload;
       const offloadBytes = cost === 'linear' ? config.workers.linearOffloadBytes : config.workers.offloadBytes;
-      operations.set(path, { operation, path, config: sections.get(plugin), module: specifier, offload: where, offloadBytes, deadlineMs, contained });
+      const codes = operation.definition.errors ?? Object.keys(plugin.errors ?? {});
+      const errors = Object.fromEntries(codes.map((code) => [code, plugin.errors?.[code] ?? '']));
+      operations.set(path, { operation, path, config: sections.get(plugin), module: specifier, offload: where, offloadBytes, deadlineMs, contained, errors });
     }
   }
   return { operations, plugins, disabledGroups, replaced: new Map([...replaced].map(([builtin, entry]) => [builtin.plugin.group, entry.source])) };

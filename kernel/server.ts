@@ -7,24 +7,37 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { configureWorkerPool, workerPool } from '@toolshed/plugin-sdk';
-import { createApp } from './app.js';
+import { API_VERSION, createApp } from './app.js';
 import { answerClientError } from './client-error.js';
 import type { Config } from './config.js';
 import { discoverPlugins, type LoadedPlugin } from './discover.js';
-import { describeFailure, type Logger } from './logger.js';
+import { openHost, type Host } from './host.js';
+import { httpBodies, type HttpBodies } from './http-body.js';
+import type { Logger } from './logger.js';
+import { buildOpenApiDocument } from './openapi.js';
 import { createMemoryHitStore } from './rate-limit/memory-store.js';
 import type { HitStore } from './rate-limit/store.js';
 import { buildRegistry, type Registry } from './registry.js';
-import { EventLoopWatchdog } from './watchdog.js';
+import type { FrontDoor } from './types.js';
 import { startWarmUp } from './warm-up.js';
 
 /** The folder of the built-in plugins (next to the kernel in the build output). */
 export const builtinPluginDir = fileURLToPath(new URL('../plugins/', import.meta.url));
 
+/** What the composition root hands each front door it wires into the HTTP service. */
+export interface DoorKit {
+  readonly host: Host;
+  /** Bodies in and answers out under the service's caps and budgets. */
+  readonly bodies: HttpBodies;
+  /** The OpenAPI document of the enabled operations. */
+  readonly document: Record<string, unknown>;
+  readonly version: string;
+}
+
 export interface RunningService {
   readonly server: Server;
   readonly registry: Registry;
+  readonly host: Host;
   /** `http://host:port` as actually bound. */
   readonly url: string;
   /** Settles once the background warm-up (kernel/warm-up.ts) has started a pool worker, at once when it is off. */
@@ -43,12 +56,12 @@ export interface StartOptions {
   readonly bodyLimit?: number;
   /** The plugins found and the registry built from them already (serve checks them before it starts). */
   readonly inspected?: { readonly loaded: readonly LoadedPlugin[]; readonly registry: Registry };
+  /** The front doors, made once the host is open (the composition root's, in service/). */
+  readonly doors?: (kit: DoorKit) => readonly FrontDoor[];
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
-  const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
-  configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
   const loaded =
     options.inspected?.loaded ??
     (await discoverPlugins({
@@ -65,9 +78,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     logger.info({ group: plugin.group, version: version ?? '-', source: where, operations: Object.keys(plugin.operations).length, enabled }, 'plugin loaded');
   }
   for (const [group, source] of registry.replaced) logger.info({ group, source }, 'built-in plugin replaced');
-  const warming = performance.now();
-  for (const plugin of registry.plugins) await plugin.warm?.();
-  logger.info({ plugins: registry.plugins.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');
+  const host = await openHost({ config, logger, registry, bodyLimit: options.bodyLimit });
   const windowMs = config.rateLimit.windowSeconds * 1000;
   const memory = createMemoryHitStore(windowMs);
   const redisUrl = config.rateLimit.redis.url;
@@ -75,10 +86,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const store: HitStore =
     redisUrl === undefined ? memory : await (await import('./rate-limit/redis-store.js')).createRedisStore({ url: redisUrl, windowMs, logger, fallback: memory });
   // Imported only when enabled: prom-client costs start-up time and memory.
-  const watchdog = new EventLoopWatchdog(config.watchdog.blockedMs, logger);
-  const metrics = config.metrics.enabled ? (await import('./metrics.js')).createMetrics(store, watchdog) : undefined;
+  const metrics = config.metrics.enabled ? (await import('./metrics.js')).createMetrics(store, host.watchdog) : undefined;
   let draining = false;
-  const app = createApp({ config, registry, logger, rateLimitStore: store, bodyLimit: options.bodyLimit, metrics, draining: () => draining, watchdog });
+  const bodies = httpBodies(host.executor);
+  // Built once for the API and the doors that show it: the document is ~10 ms of start-up.
+  const document = buildOpenApiDocument(registry, API_VERSION);
+  const doors = options.doors?.({ host, bodies, document, version: API_VERSION }) ?? [];
+  const app = createApp({ config, executor: host.executor, bodies, document, logger, rateLimitStore: store, doors, metrics, draining: () => draining });
   const { headersTimeoutMs, requestTimeoutMs } = config.server;
   // A slow client may not hold a connection open forever: 408 past either timeout. Node looks for
   // late requests only every connectionsCheckingInterval (30 s by default, which turned a 20 s
@@ -93,10 +107,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server.once('error', reject);
     server.listen(config.server.port, config.server.host, () => resolve());
   });
-  watchdog.start();
+  host.watchdog.start();
   const warmedUp = config.operations.warmUp ? startWarmUp(logger) : Promise.resolve();
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let stopping: Promise<void> | undefined;
   let endDrain = (): void => undefined;
   const stop = async (): Promise<void> => {
@@ -118,19 +132,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
     deadline.unref();
     await closed;
     clearTimeout(deadline);
-    watchdog.stop();
-    // A plugin whose close() hangs must not hold the exit past the shutdown timeout.
-    const closing = Promise.all([...registry.plugins.map(async (plugin) => plugin.close?.()), workerPool().close()]);
-    let giveUp: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<void>((resolve) => (giveUp = setTimeout(resolve, config.server.shutdownTimeoutMs)));
-    await Promise.race([closing.catch((error: unknown) => logger.error({ error: describeFailure(error) }, 'a plugin failed to close')), timedOut]);
-    clearTimeout(giveUp);
+    await host.close();
     await store.close();
   };
   return {
     server,
     registry,
-    url: `http://${host}:${address.port}`,
+    host,
+    url: `http://${hostname}:${address.port}`,
     warmedUp,
     stop: () => {
       if (stopping) endDrain();

@@ -1,7 +1,5 @@
-/** The state the kernel's middleware shares on `ctx.state`. */
+/** The state the kernel's middleware shares on `ctx.state`, and what a front door plugs in. */
 import type { Middleware, ParameterizedContext } from 'koa';
-import type { DispatchLimits } from './middleware/dispatch.js';
-import type { RegisteredOperation } from './registry.js';
 
 /** A path the kernel answers. */
 export interface Route {
@@ -9,15 +7,14 @@ export interface Route {
   readonly method: 'GET' | 'POST';
   /** Public routes (health) skip authentication and rate limiting. */
   readonly public: boolean;
-  /** The operation behind a POST route. */
-  readonly operation?: RegisteredOperation;
+  /** The operation behind a POST route, `group/operation`. */
+  readonly operationName?: string;
+  /** Its id (`group.operation`), for the access log and metrics. */
+  readonly operationId?: string;
   /** The precomputed JSON answer of a GET route. */
   readonly json?: string;
-  /**
-   * A front door of its own behind the kernel's checks (MCP at /mcp): it answers after
-   * authentication, the rate limit and the method check, with the kernel's limits to read and run by.
-   */
-  readonly respond?: (ctx: KernelContext, limits: DispatchLimits) => Promise<void>;
+  /** A front door's own answer, after authentication, the rate limit and the method check. */
+  readonly respond?: (ctx: KernelContext) => Promise<void>;
 }
 
 export interface KernelState {
@@ -35,3 +32,21 @@ export type KernelMiddleware = Middleware<KernelState>;
 
 /** The media type of every answer with a body. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A front door's path, answered behind the kernel's checks like an operation's. */
+export interface DoorRoute {
+  readonly path: string;
+  readonly method: 'GET' | 'POST';
+  readonly respond: (ctx: KernelContext) => Promise<void>;
+}
+
+/**
+ * What a front door plugs into the HTTP service; the composition root (service/) gives the kernel
+ * a list of them, so the kernel never imports one.
+ */
+export interface FrontDoor {
+  /** Answers before authentication and the rate limit (the browser pages): calls `next()` for anything else. */
+  readonly pages?: KernelMiddleware;
+  /** Paths answered after authentication, the rate limit and the method check. */
+  readonly routes?: readonly DoorRoute[];
+}

@@ -3,8 +3,8 @@
  * request that needs the pool does not wait for a thread to boot (a kept target of `npm run bench`).
  * Nothing else is run ahead of time: no examples, no JIT priming.
  */
-import { runInWorker } from '@toolshed/plugin-sdk';
 import type { Logger } from './logger.js';
+import { workerPool } from './pool/worker-pool.js';
 
 const offloadModule = new URL('./offload.js', import.meta.url);
 
@@ -12,7 +12,7 @@ const offloadModule = new URL('./offload.js', import.meta.url);
 export async function startWarmUp(logger: Logger): Promise<void> {
   const started = performance.now();
   try {
-    await runInWorker<boolean>(offloadModule, 'ready', [], { deadlineMs: 30_000 });
+    await workerPool().run<boolean>(offloadModule, 'ready', [], { deadlineMs: 30_000 });
     logger.info({ ms: Math.round(performance.now() - started) }, 'pool worker started');
   } catch (error) {
     logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'pool worker did not start');

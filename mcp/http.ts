@@ -9,18 +9,17 @@
 import { SUPPORTED_PROTOCOL_VERSIONS, JSONRPCMessageSchema, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isToolshedError } from '@toolshed/plugin-sdk';
-import type { Logger } from '../kernel/logger.js';
-import { parseJsonObject } from '../kernel/middleware/body.js';
-import { answer, checkedAnswerSize, readRequestBytes, runOperation, type DispatchLimits } from '../kernel/middleware/dispatch.js';
-import { logFailure } from '../kernel/middleware/errors.js';
-import type { RegisteredOperation, Registry } from '../kernel/registry.js';
-import { JSON_TYPE, type KernelContext, type Route } from '../kernel/types.js';
+import type { Executor, OperationInfo } from '../kernel/executor.js';
+import type { HttpBodies } from '../kernel/http-body.js';
+import { logFailure, type Logger } from '../kernel/logger.js';
+import { JSON_TYPE, type KernelContext } from '../kernel/types.js';
 import { callTool, createToolServer, type ReportFailure, type RunTool, type ToolOutcome } from './server.js';
 import { buildToolCatalog, type ToolCatalog } from './tools.js';
 
 /** What the door needs from the service. */
 export interface McpHttpOptions {
-  readonly registry: Registry;
+  readonly executor: Executor;
+  readonly bodies: HttpBodies;
   readonly logger: Logger;
   readonly version: string;
 }
@@ -28,12 +27,8 @@ export interface McpHttpOptions {
 /** A request waiting for the server's response. */
 interface Pending {
   readonly ctx: KernelContext;
-  readonly bytes: Buffer;
-  readonly limits: DispatchLimits;
   readonly resolve: (response: JSONRPCMessage | undefined) => void;
 }
-
-const workerModule = new URL('./worker.js', import.meta.url);
 
 /** JSON-RPC's codes for a message that is not JSON, and for one that is no valid request. */
 const PARSE_ERROR = -32700;
@@ -47,13 +42,13 @@ function rpcFailure(ctx: KernelContext, status: number, code: number, message: s
 }
 
 /** The JSON value in `bytes`, or undefined once a JSON-RPC error is answered. */
-function parsedBody(ctx: KernelContext, bytes: Buffer): unknown {
+function parsedBody(ctx: KernelContext, bytes: Buffer, bodies: HttpBodies): unknown {
   // Batches left JSON-RPC over MCP with protocol 2025-06-18; one message per request.
   const first = bytes.findIndex((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09);
   if (bytes[first] === 0x5b) return void rpcFailure(ctx, 400, INVALID_REQUEST, 'Batches are not supported: send one JSON-RPC message per request');
   try {
     // The API's own JSON rules: UTF-8, at most 64 levels deep, a position for a syntax error.
-    return parseJsonObject(bytes);
+    return bodies.parse(bytes);
   } catch (error) {
     if (!isToolshedError(error)) throw error;
     return void rpcFailure(ctx, 400, PARSE_ERROR, `Parse error: ${error.message}`);
@@ -76,7 +71,7 @@ const onlyKeys = (value: object, allowed: readonly string[]): boolean => Object.
  * an object. Every such message is one the SDK's schema accepts too; anything else is checked by
  * that schema and goes to the SDK's Server, which answers it (with its protocol errors).
  */
-function plainCall(value: unknown, catalog: ToolCatalog): { id: string | number; registered: RegisteredOperation; args: Record<string, unknown> } | undefined {
+function plainCall(value: unknown, catalog: ToolCatalog): { id: string | number; registered: OperationInfo; args: Record<string, unknown> } | undefined {
   const message = value as Record<string, unknown>;
   if (message.jsonrpc !== '2.0' || message.method !== 'tools/call' || !onlyKeys(message, ['jsonrpc', 'id', 'method', 'params'])) return undefined;
   const id = message.id;
@@ -99,10 +94,9 @@ function callResponse(id: string | number, outcome: ToolOutcome): string {
 }
 
 /** The /mcp responder: one SDK Server and its transport for the whole service. */
-export function createMcpHttp(options: McpHttpOptions): NonNullable<Route['respond']> {
-  const catalog = buildToolCatalog(options.registry);
-  // For the access log and metrics: a tool call is counted under its operation, as the POST is.
-  const operationRoutes = new Map<RegisteredOperation, Route>([...catalog.operations.values()].map((registered) => [registered, { method: 'POST', public: false, operation: registered }]));
+export function createMcpHttp(options: McpHttpOptions): (ctx: KernelContext) => Promise<void> {
+  const { executor, bodies } = options;
+  const catalog = buildToolCatalog(executor.operations());
   const pending = new Map<number, Pending>();
   let lastId = 0;
   const transport: Transport = {
@@ -113,22 +107,21 @@ export function createMcpHttp(options: McpHttpOptions): NonNullable<Route['respo
       return Promise.resolve();
     },
   };
-  /** Runs a call of the request `ctx` (its bytes moved to the pool when large). */
-  const runFor = (ctx: KernelContext, bytes: Buffer, limits: DispatchLimits): RunTool =>
-    async function runTool(registered, args) {
-      ctx.state.route = operationRoutes.get(registered);
-      const input = { bytes, parse: () => args, worker: { module: workerModule, name: 'runToolCall' } };
-      const json = await runOperation(ctx.res, registered, input, limits, ctx.state.requestId);
-      checkedAnswerSize(json, limits.maxAnswerBytes);
-      return json;
+  /** Runs a call of the request `ctx` through the executor, as the POST runs it. */
+  const runFor = (ctx: KernelContext): RunTool =>
+    async function runTool(operation, args) {
+      // For the access log and metrics: a tool call is counted under its operation, as the POST is.
+      ctx.state.route = { ...ctx.state.route!, operationId: operation.id };
+      const signal = bodies.gone(ctx);
+      return (await executor.run({ operation: operation.name, body: args, signal, requestId: ctx.state.requestId })).json;
     };
-  const reportFailure = (ctx: KernelContext): ReportFailure => (error, registered) => logFailure(options.logger, ctx.state.requestId, registered.operation.id, error);
+  const reportFailure = (ctx: KernelContext): ReportFailure => (error, operation) => logFailure(options.logger, ctx.state.requestId, operation.id, error);
   const server = createToolServer(
     catalog,
     options.version,
     (registered, args, requestId) => {
       const call = pending.get(requestId as number)!;
-      return runFor(call.ctx, call.bytes, call.limits)(registered, args, requestId);
+      return runFor(call.ctx)(registered, args, requestId);
     },
     (error, registered, requestId) => {
       const call = pending.get(requestId as number);
@@ -140,9 +133,9 @@ export function createMcpHttp(options: McpHttpOptions): NonNullable<Route['respo
   void server.connect(transport);
 
   /** Hands a request to the SDK's Server and waits for its response; undefined when the client left first. */
-  async function viaServer(ctx: KernelContext, bytes: Buffer, limits: DispatchLimits, message: JSONRPCRequest): Promise<string | undefined> {
+  async function viaServer(ctx: KernelContext, message: JSONRPCRequest): Promise<string | undefined> {
     const id = ++lastId;
-    const response = new Promise<JSONRPCMessage | undefined>((resolve) => pending.set(id, { ctx, bytes, limits, resolve }));
+    const response = new Promise<JSONRPCMessage | undefined>((resolve) => pending.set(id, { ctx, resolve }));
     const gone = (): void => pending.get(id)?.resolve(undefined);
     ctx.res.once('close', gone);
     try {
@@ -158,19 +151,18 @@ export function createMcpHttp(options: McpHttpOptions): NonNullable<Route['respo
     }
   }
 
-  return async function respondMcp(ctx, limits) {
+  return async function respondMcp(ctx) {
     const version = ctx.req.headers['mcp-protocol-version'];
     if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version as string)) {
       return rpcFailure(ctx, 400, INVALID_REQUEST, `Unsupported MCP-Protocol-Version; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
     }
-    let sent = 0;
-    const bytes = await readRequestBytes(ctx, limits, () => sent);
-    const value = parsedBody(ctx, bytes);
+    const bytes = await bodies.read(ctx);
+    const value = parsedBody(ctx, bytes, bodies);
     if (value === undefined) return;
     // The hot path: a well-formed tools/call is run here, its answer spliced into the response.
     const call = plainCall(value, catalog);
     if (call !== undefined) {
-      sent = answer(ctx, callResponse(call.id, await callTool(call.registered, call.args, call.id, runFor(ctx, bytes, limits), reportFailure(ctx))), limits, false);
+      bodies.send(ctx, callResponse(call.id, await callTool(call.registered, call.args, call.id, runFor(ctx), reportFailure(ctx))));
       return;
     }
     const message = checkedMessage(ctx, value);
@@ -181,7 +173,7 @@ export function createMcpHttp(options: McpHttpOptions): NonNullable<Route['respo
       ctx.status = 202;
       return;
     }
-    const text = await viaServer(ctx, bytes, limits, message);
-    if (text !== undefined) sent = answer(ctx, text, limits, false);
+    const text = await viaServer(ctx, message);
+    if (text !== undefined) bodies.send(ctx, text);
   };
 }

@@ -8,16 +8,14 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isToolshedError } from '@toolshed/plugin-sdk';
-import type { RegisteredOperation } from '../kernel/registry.js';
+import type { OperationInfo } from '../kernel/executor.js';
 import type { ToolCatalog } from './tools.js';
 
 /** Runs a tool's operation on its arguments; resolves with the answer's JSON, throws its refusal. */
-export type RunTool = (registered: RegisteredOperation, args: Record<string, unknown>, requestId: string | number) => Promise<string | Uint8Array>;
+export type RunTool = (operation: OperationInfo, args: Record<string, unknown>, requestId: string | number) => Promise<string>;
 
 /** Told about an error that is no refusal (a plugin bug): the API's 500. */
-export type ReportFailure = (error: unknown, registered: RegisteredOperation, requestId: string | number) => void;
-
-const decoder = new TextDecoder();
+export type ReportFailure = (error: unknown, registered: OperationInfo, requestId: string | number) => void;
 
 /** The guidance a client may hand its model once, for the whole server. */
 const instructions =
@@ -46,10 +44,9 @@ export type ToolOutcome = { readonly json: string } | { readonly failed: CallToo
  * Runs the tool `registered` on `args` through `run`; every refusal becomes a tool error, and
  * anything else (a plugin bug, the API's 500) is reported and becomes an `internal_error` one.
  */
-export async function callTool(registered: RegisteredOperation, args: Record<string, unknown>, requestId: string | number, run: RunTool, reportFailure: ReportFailure): Promise<ToolOutcome> {
+export async function callTool(registered: OperationInfo, args: Record<string, unknown>, requestId: string | number, run: RunTool, reportFailure: ReportFailure): Promise<ToolOutcome> {
   try {
-    const json = await run(registered, args, requestId);
-    return { json: typeof json === 'string' ? json : decoder.decode(json) };
+    return { json: await run(registered, args, requestId) };
   } catch (error) {
     const failed = refusal(error);
     if (failed !== undefined) return { failed };

@@ -4,13 +4,12 @@
  * here knows a tool by name; names, texts, schemas and hints all come from the manifests.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Plugin } from '@toolshed/plugin-sdk';
-import type { RegisteredOperation, Registry } from '../kernel/registry.js';
+import type { OperationInfo } from '../kernel/executor.js';
 
 /** The tools and the operation behind each name. */
 export interface ToolCatalog {
   readonly tools: readonly Tool[];
-  readonly operations: ReadonlyMap<string, RegisteredOperation>;
+  readonly operations: ReadonlyMap<string, OperationInfo>;
 }
 
 /**
@@ -33,28 +32,26 @@ const sentence = (text: string): string => (/[.!?]$/.test(text.trim()) ? text.tr
  * the refusals it may answer, and one worked example. Field meanings and units are in the input
  * schema's own `description`s, which clients show beside it.
  */
-function describe(registered: RegisteredOperation, plugin: Plugin | undefined): string {
-  const definition = registered.operation.definition;
+function describe(info: OperationInfo): string {
+  const definition = info.definition;
   const parts = [sentence(definition.summary)];
   if (definition.description) parts.push(definition.description.trim());
-  if (plugin?.summary) parts.push(`Part of the ${plugin.group} tools: ${sentence(plugin.summary)}`);
-  const pluginCodes = plugin?.errors ?? {};
-  const codes = definition.errors ?? Object.keys(pluginCodes);
-  if (codes.length > 0) parts.push(`Refuses with: ${codes.map((code) => `${code} (${pluginCodes[code] ?? ''})`).join('; ')}.`);
+  if (info.groupSummary) parts.push(`Part of the ${info.group} tools: ${sentence(info.groupSummary)}`);
+  const codes = Object.entries(info.errors);
+  if (codes.length > 0) parts.push(`Refuses with: ${codes.map(([code, text]) => `${code} (${text})`).join('; ')}.`);
   const example = definition.examples[0];
   if (example) parts.push(`Example: ${JSON.stringify(example.body)} gives ${JSON.stringify(example.response)}.`);
   if (definition.upstream === true) parts.push('Calls an outside service; its answer can change over time.');
   return parts.join('\n\n');
 }
 
-function toolOf(registered: RegisteredOperation, plugin: Plugin | undefined): Tool {
-  const { operation } = registered;
+function toolOf(operation: OperationInfo): Tool {
   const definition = operation.definition;
   const upstream = definition.upstream === true;
   return {
-    name: toolName(operation.group, operation.name),
+    name: toolName(operation.group, operation.operation),
     title: definition.summary,
-    description: describe(registered, plugin),
+    description: describe(operation),
     // JSON Schema 2020-12, the dialect MCP assumes when a schema names none (TypeBox writes it).
     inputSchema: plain(operation.requestSchema) as Tool['inputSchema'],
     // MCP wants an object at the top of outputSchema; every operation answers an object.
@@ -69,15 +66,14 @@ function toolOf(registered: RegisteredOperation, plugin: Plugin | undefined): To
   };
 }
 
-/** The catalog of every operation `registry` mounts, in registry order. */
-export function buildToolCatalog(registry: Registry): ToolCatalog {
-  const plugins = new Map(registry.plugins.map((plugin) => [plugin.group, plugin]));
+/** The catalog of every operation the executor runs, in its order. */
+export function buildToolCatalog(operations: readonly OperationInfo[]): ToolCatalog {
   const tools: Tool[] = [];
-  const operations = new Map<string, RegisteredOperation>();
-  for (const registered of registry.operations.values()) {
-    const tool = toolOf(registered, plugins.get(registered.operation.group));
+  const byName = new Map<string, OperationInfo>();
+  for (const operation of operations) {
+    const tool = toolOf(operation);
     tools.push(tool);
-    operations.set(tool.name, registered);
+    byName.set(tool.name, operation);
   }
-  return { tools, operations };
+  return { tools, operations: byName };
 }

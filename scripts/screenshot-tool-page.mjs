@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { defaultsFile, loadConfig } from '../dist/kernel/config.js';
 import { createLogger } from '../dist/kernel/logger.js';
-import { startService } from '../dist/kernel/server.js';
+import { startToolshed } from '../dist/service/compose.js';
 
 const page = process.argv[2] ?? '/tools/qr-code-generator/create';
 const docs = fileURLToPath(new URL('../docs/', import.meta.url));
-const service = await startService({ config: await loadConfig({ HOST: '127.0.0.1', PORT: '0' }, defaultsFile), logger: createLogger('silent') });
+const service = await startToolshed({ config: await loadConfig({ HOST: '127.0.0.1', PORT: '0' }, defaultsFile), logger: createLogger('silent') });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
 try {
   for (const [scheme, file] of [['light', 'tool-page.png'], ['dark', 'tool-page-dark.png']]) {

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { workerPool, type WorkerPoolStats } from '@toolshed/plugin-sdk';
+import { workerPool, type WorkerPoolStats } from '../kernel/pool/worker-pool.js';
 import { ByteBudget } from '../kernel/byte-budget.js';
 import { send, type Answer } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';

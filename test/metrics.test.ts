@@ -2,7 +2,7 @@
 // rate-limit refusals, the worker pool and Redis read at scrape, and no label ever made from a path.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { runInWorker } from '@toolshed/plugin-sdk';
+import { runInWorker } from '../kernel/handler-context.js';
 import { digestApiKey, generateApiKey } from '../kernel/api-keys.js';
 import { builtinPluginDir } from '../kernel/server.js';
 import { send } from './support/http.js';

@@ -1,4 +1,4 @@
-// The real entry point as an operator runs it: `node dist/kernel/main.js` in a child process.
+// The real entry point as an operator runs it: `node dist/service/main.js` in a child process.
 // Request data must never reach its output, and SIGTERM lets in-flight work finish, then exits 0.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { send } from './support/http.js';
 import { externalPlugins } from './support/service.js';
 
-const main = fileURLToPath(new URL('../kernel/main.js', import.meta.url));
+const main = fileURLToPath(new URL('../service/main.js', import.meta.url));
 const children: ChildProcess[] = [];
 // A failed test must not leave a server running: its open pipes would keep the test process alive.
 after(() => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL')));

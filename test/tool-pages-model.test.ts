@@ -3,7 +3,7 @@
 // the OpenAPI document carries them); the browser test (test/browser/tool-pages.test.ts) runs them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compilePlugin, type Plugin } from '@toolshed/plugin-sdk';
+import { operationContract, type Plugin } from '@toolshed/plugin-sdk';
 import exif from '../plugins/exif-viewer/index.js';
 import hashes from '../plugins/hash-generator/index.js';
 import qr from '../plugins/qr-code-generator/index.js';
@@ -17,7 +17,7 @@ import { humanize, roughlyMatches, type Json, type Schema } from '../tool-pages/
 const json = (schema: unknown): Schema => JSON.parse(JSON.stringify(schema)) as Schema;
 /** An operation's schemas as the OpenAPI document serves them (compiled: defaulted members are optional on the wire). */
 function schemas(plugin: Plugin, name: string): { body: Schema; response: Schema } {
-  const operation = compilePlugin(plugin).find((entry) => entry.name === name)!;
+  const operation = operationContract(plugin, name);
   return { body: json(operation.requestSchema), response: json(operation.responseSchema) };
 }
 const member = (form: Field, name: string): Field => {

@@ -2,21 +2,14 @@
  * The outermost middleware: sets the headers every answer carries, translates every error into the
  * contract's JSON error body, and writes the one access-log line of the request.
  */
-import { contractFaultOf, isToolshedError } from '@toolshed/plugin-sdk';
+import { isToolshedError } from '@toolshed/plugin-sdk';
 import { accessLogger } from '../access-log.js';
 import { errorObject } from '../http-error.js';
 import { lingerBeforeClose } from '../linger.js';
-import { describeFailure, type Logger } from '../logger.js';
+import { logFailure, type Logger } from '../logger.js';
 import { JSON_TYPE, type KernelContext, type KernelMiddleware } from '../types.js';
 
 const exposedHeaders = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id';
-
-/** The error line of a failure that is no refusal (a bug, answered as 500): type and stack, nothing of the input. */
-export function logFailure(logger: Logger, requestId: string | undefined, operation: string | undefined, error: unknown): void {
-  // A plugin that broke its manifest says where (code, JSON Pointers); nothing of the input.
-  const fault = contractFaultOf(error);
-  logger.error({ requestId, operation, error: describeFailure(error), ...(fault ? { fault } : {}) }, 'request failed');
-}
 
 function translate(ctx: KernelContext, error: unknown, logger: Logger): void {
   if (isToolshedError(error)) {
@@ -27,7 +20,7 @@ function translate(ctx: KernelContext, error: unknown, logger: Logger): void {
   } else {
     ctx.status = 500;
     ctx.body = JSON.stringify({ error: { code: 'internal_error', message: 'An internal error occurred; the request id identifies it in the log' } });
-    logFailure(logger, ctx.state.requestId, ctx.state.route?.operation?.operation.id, error);
+    logFailure(logger, ctx.state.requestId, ctx.state.route?.operationId, error);
   }
   ctx.res.setHeader('Content-Type', JSON_TYPE);
 }
@@ -50,7 +43,7 @@ export function errors(logger: Logger): KernelMiddleware {
     }
     writeAccessLine({
       requestId: ctx.state.requestId,
-      operation: ctx.state.route?.operation?.operation.id,
+      operation: ctx.state.route?.operationId,
       method: ctx.method,
       status: ctx.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,

@@ -9,6 +9,7 @@ import { compileSchema } from './validation.js';
 import { findOpenObjects, findUnboundedFields } from './schema-rules.js';
 import { schemaKeywordProblems } from './schema-keywords.js';
 import { SDK_VERSION } from './version.js';
+import type { RunInWorker } from './worker-errors.js';
 
 /** What a handler gets besides its input: never Koa's context, headers or status codes. */
 export interface OperationContext<Config = unknown> {
@@ -18,6 +19,12 @@ export interface OperationContext<Config = unknown> {
   readonly config: Config;
   /** The current time; injectable so tests are exact. */
   now(): Date;
+  /**
+   * Runs an exported function of one of the plugin's modules off the main thread, under a deadline
+   * (see {@link RunInWorker}): the host's worker threads in the service, where a CPU loop or a
+   * catastrophic regex costs one thread and one budget, never the event loop.
+   */
+  readonly runInWorker: RunInWorker;
 }
 
 /** A request/response pair shown in the OpenAPI document and replayed by the contract test. */
@@ -72,7 +79,7 @@ export interface OperationDefinition<Body extends TObject = TObject, Response ex
    * default): on the shared worker pool when the body is larger than the operator's
    * `workers.offloadBytes`, else on the main thread. `always`: on the pool at any size (costly work
    * on small input). `never`: on the main thread, for handlers that keep state of their own (a
-   * cache) or call upstreams (implied by `upstream`). A handler that calls `runInWorker` itself
+   * cache) or call upstreams (implied by `upstream`). A handler that calls `context.runInWorker`
    * works either way: on a pool worker it gets a nested pool of one thread.
    */
   readonly offload?: 'auto' | 'always' | 'never';

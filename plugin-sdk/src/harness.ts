@@ -11,6 +11,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { RunInWorker } from './worker-errors.js';
 
 /** What the kernel's fixture module (`toolshed/testing`) takes. */
 export interface KernelFixtureOptions {
@@ -59,6 +60,8 @@ export interface TestKernel extends KernelFixture {
 
 interface KernelModule {
   startKernel(options: KernelFixtureOptions): Promise<KernelFixture>;
+  /** The host's worker threads, for `invoke()`'s `context.runInWorker`. */
+  readonly runInWorker?: RunInWorker;
 }
 
 const fixtureModule = 'toolshed/testing';
@@ -66,6 +69,15 @@ const fixtureModule = 'toolshed/testing';
 function isNotFound(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
   return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+}
+
+/** The host's fixture module when it is installed, else undefined. */
+export async function importHost(): Promise<KernelModule | undefined> {
+  try {
+    return await importKernel();
+  } catch {
+    return undefined;
+  }
 }
 
 /** The kernel's fixture module, from beside this SDK or else from the working directory's package. */

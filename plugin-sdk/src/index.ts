@@ -32,25 +32,19 @@ export {
   isToolshedError,
   type ErrorDetail,
 } from './errors.js';
-export { compileOperation, compilePlugin, resolvePluginConfig, type CompiledOperation } from './operation.js';
+export { operationContract, resolvePluginConfig, type OperationContract } from './operation.js';
 export { compileSchema, describeErrors, MAX_ERROR_DETAILS, type SchemaValidator } from './validation.js';
 export { invoke, type InvokeOptions } from './invoke.js';
 export { roundDecimal } from './rounding.js';
 export { CALENDAR_DATE, TIME_OF_DAY, UTC_OFFSET } from './patterns.js';
-export { freshBundle } from './bundles.js';
 export { rejectsWith, rejectsField, HANG_GUARD_MS } from './testing.js';
 export { startTestKernel, type TestKernel, type TestAnswer, type KernelFixture, type KernelFixtureOptions } from './harness.js';
 export {
-  runInWorker,
   workerRefusal,
   isWorkerJobError,
   WorkerJobError,
-  WorkerPool,
-  configureWorkerPool,
-  workerPool,
+  type RunInWorker,
   type WorkerFailure,
-  type WorkerPoolOptions,
-  type WorkerPoolStats,
   type RunInWorkerOptions,
   type WorkerRefusals,
-} from './worker-pool.js';
+} from './worker-errors.js';

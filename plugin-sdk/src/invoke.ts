@@ -2,7 +2,9 @@
  * The test helper: runs an operation through the real validation pipeline, without HTTP.
  */
 import type { Static, TSchema } from 'typebox';
-import { compileOperation, resolvePluginConfig, type CompiledOperation } from './operation.js';
+import { importHost } from './harness.js';
+import { operationContract, resolvePluginConfig, type OperationContract } from './operation.js';
+import { WorkerJobError, type RunInWorker } from './worker-errors.js';
 import type { OperationDefinition, OperationMap, Plugin } from './define.js';
 
 /** Options for {@link invoke}. */
@@ -13,6 +15,8 @@ export interface InvokeOptions {
   readonly now?: () => Date;
   /** An abort signal (default: never aborted). */
   readonly signal?: AbortSignal;
+  /** What the handler's `context.runInWorker` does (default: see {@link testWorkerRunner}). */
+  readonly runInWorker?: RunInWorker;
 }
 
 /**
@@ -24,13 +28,13 @@ export type InvokeResult<Operations extends OperationMap, Name extends string> =
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   Operations[Name] extends OperationDefinition<any, infer Response extends TSchema, any> ? Static<Response> : unknown;
 
-const compiled = new WeakMap<Plugin, Map<string, CompiledOperation>>();
+const compiled = new WeakMap<Plugin, Map<string, OperationContract>>();
 
-function operationOf(plugin: Plugin, name: string): CompiledOperation {
+function operationOf(plugin: Plugin, name: string): OperationContract {
   let operations = compiled.get(plugin);
   if (operations === undefined) compiled.set(plugin, (operations = new Map()));
   let operation = operations.get(name);
-  if (operation === undefined) operations.set(name, (operation = compileOperation(plugin, name)));
+  if (operation === undefined) operations.set(name, (operation = operationContract(plugin, name)));
   return operation;
 }
 
@@ -56,8 +60,49 @@ export async function invoke<Operations extends OperationMap, Name extends strin
     signal: options.signal ?? new AbortController().signal,
     config: resolvePluginConfig(plugin, options.config),
     now: options.now ?? (() => new Date()),
+    runInWorker: options.runInWorker ?? (await testWorkerRunner()),
   };
-  // The kernel hands over a fresh parsed object; do the same so the caller's object stays untouched.
-  // run() checks the answer against the response schema, as the kernel serves it.
-  return (await operation.run(structuredClone(body), context)) as InvokeResult<Operations, Name>;
+  // The host hands over a fresh parsed object; do the same so the caller's object stays untouched.
+  const input = operation.accept(structuredClone(body));
+  let result: unknown;
+  try {
+    result = await operation.definition.handler(input, context);
+  } catch (error) {
+    throw operation.refusal(error);
+  }
+  // Checked against the response schema, as the host serves it.
+  return operation.answer(result) as InvokeResult<Operations, Name>;
+}
+
+/**
+ * Runs the function in this thread, in the test's own process: it imports the module and calls
+ * the export, and answers WorkerJobError `timeout` once the deadline passes (a synchronous loop
+ * cannot be interrupted here).
+ */
+const inThisThread: RunInWorker = async <Result>(module: URL, exportName: string, args: readonly unknown[], options: { deadlineMs: number }) => {
+  const loaded = (await import(module.href)) as Record<string, (...args: readonly unknown[]) => unknown>;
+  const fn = loaded[exportName];
+  if (typeof fn !== 'function') throw new WorkerJobError('failed', 'TypeError');
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new WorkerJobError('timeout')), options.deadlineMs)));
+  try {
+    return (await Promise.race([Promise.resolve(fn(...args)), expired])) as Result;
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+let runner: Promise<RunInWorker> | undefined;
+
+/**
+ * The `context.runInWorker` that `invoke()` hands a handler: the Toolshed host's own worker threads
+ * when the host is installed beside the plugin (as `startTestKernel` needs it too), so deadlines
+ * interrupt even a catastrophic regex exactly as in the service; otherwise the function runs in
+ * this thread.
+ */
+export function testWorkerRunner(): Promise<RunInWorker> {
+  return (runner ??= importHost().then(
+    (host) => host?.runInWorker ?? inThisThread,
+    () => inThisThread,
+  ));
 }

@@ -1,17 +1,18 @@
 /**
- * Turns a manifest into runnable operations: schemas compiled once, defaults filled, input checked,
- * handler called, its answer checked against the response schema, and a 422 with an undeclared
- * code or an answer outside the schema treated as the bug it is (ContractBreach, a 500). The kernel serves
- * these over HTTP; `invoke()` runs the very same pipeline in unit tests.
+ * The contract of one operation, as both sides read it: what a body must be (defaults filled, then
+ * checked), what the handler may refuse with (its declared 422 codes), and what its answer must be
+ * (the response schema). A 422 with an undeclared code or an answer outside the schema is the bug
+ * it is (ContractBreach, a 500). The host composes these around the handler where it runs the
+ * operation; `invoke()` composes them the same way in unit tests.
  */
 import type { TSchema } from 'typebox';
-import type { OperationContext, OperationDefinition, Plugin } from './define.js';
+import type { OperationDefinition, Plugin } from './define.js';
 import { ContractBreach, InputError, isToolshedError } from './errors.js';
 import { toWireSchema } from './schema-rules.js';
 import { compileSchema, type SchemaValidator } from './validation.js';
 
-/** An operation ready to serve. */
-export interface CompiledOperation {
+/** One operation's contract, its schemas compiled once. */
+export interface OperationContract {
   /** `<group>.<operation>`. */
   readonly id: string;
   readonly group: string;
@@ -22,14 +23,18 @@ export interface CompiledOperation {
   readonly requestSchema: TSchema;
   /** The response schema. */
   readonly responseSchema: TSchema;
-  /** Validates `body` (a fresh object from JSON.parse; defaults are filled in place) and runs the handler. */
-  run(body: unknown, context: OperationContext): Promise<unknown>;
+  /** `input` (a fresh object from JSON.parse) with its defaults filled in place; InputError (400, with details) when it breaks the body schema. */
+  accept(input: unknown): Record<string, unknown>;
+  /** What to throw for `error`, thrown by the handler: a 422 with an undeclared code becomes a ContractBreach. */
+  refusal(error: unknown): unknown;
+  /** `result` when it meets the response schema; else a ContractBreach naming the pointers (never the values). */
+  answer(result: unknown): unknown;
   /** Every way `response` breaks the response schema; used by tests, not on the hot path. */
   responseProblems(response: unknown): ReturnType<SchemaValidator['problems']>;
 }
 
-/** Compiles one operation of `plugin`. */
-export function compileOperation(plugin: Plugin, name: string): CompiledOperation {
+/** The contract of `plugin`'s operation `name`. */
+export function operationContract(plugin: Plugin, name: string): OperationContract {
   const definition = plugin.operations[name];
   if (definition === undefined) throw new Error(`${plugin.group} has no operation "${name}"`);
   const id = `${plugin.group}.${name}`;
@@ -44,30 +49,23 @@ export function compileOperation(plugin: Plugin, name: string): CompiledOperatio
     definition,
     requestSchema: toWireSchema(definition.body),
     responseSchema: definition.response,
-    async run(input, context) {
+    accept(input) {
       const filled = body.withDefaults(input);
       if (!body.check(filled)) throw new InputError('The request body does not match the schema', body.problems(filled));
-      let result: unknown;
-      try {
-        result = await definition.handler(filled, context);
-      } catch (error) {
-        if (isToolshedError(error) && error.status === 422 && !declared.has(error.code)) {
-          // A bug in the plugin, not in the request: let the kernel answer 500 and log it.
-          throw new ContractBreach({ operation: id, undeclaredCode: error.code });
-        }
-        throw error;
-      }
+      return filled as Record<string, unknown>;
+    },
+    refusal(error) {
+      // A bug in the plugin, not in the request: the host answers 500 and logs it.
+      if (isToolshedError(error) && error.status === 422 && !declared.has(error.code)) return new ContractBreach({ operation: id, undeclaredCode: error.code });
+      return error;
+    },
+    answer(result) {
       // An answer outside its schema (a field too many, a wrong type) is never sent as it is.
       if (!response.check(result)) throw new ContractBreach({ operation: id, pointers: response.problems(result).slice(0, 10).map((problem) => problem.path) });
       return result;
     },
     responseProblems: (value) => response.problems(value),
   };
-}
-
-/** Compiles every operation of `plugin`. */
-export function compilePlugin(plugin: Plugin): CompiledOperation[] {
-  return Object.keys(plugin.operations).map((name) => compileOperation(plugin, name));
 }
 
 /** Validates a plugin's config section and fills its defaults; throws InputError naming every bad key. */

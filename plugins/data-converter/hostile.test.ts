@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
-import { HANG_GUARD_MS, invoke, workerPool } from '@toolshed/plugin-sdk';
+import { describe, it } from 'node:test';
+import { HANG_GUARD_MS, invoke } from '@toolshed/plugin-sdk';
 import dataConverter, { WORKER_THRESHOLD } from './index.js';
-
-after(() => workerPool().close());
 
 const MiB = 1024 * 1024;
 const DOCUMENTED = new Set(Object.keys(dataConverter.errors ?? {}));

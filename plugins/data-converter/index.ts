@@ -1,4 +1,4 @@
-import { definePlugin, defineOperation, isWorkerJobError, runInWorker, workerRefusal, Type, UnprocessableError, type OperationContext, type Static } from '@toolshed/plugin-sdk';
+import { definePlugin, defineOperation, isWorkerJobError, workerRefusal, Type, UnprocessableError, type OperationContext, type Static } from '@toolshed/plugin-sdk';
 import { convertData, type ConvertRequest, type ConvertResult } from './convert.js';
 import { MAX_DEPTH, MAX_OUTPUT_CHARS, MAX_YAML_DEPTH } from './tree.js';
 
@@ -26,7 +26,7 @@ async function convert(request: ConvertRequest, context: OperationContext<Conver
   if (request.input.length <= WORKER_THRESHOLD) return convertData(request);
   const { timeoutMs } = context.config;
   try {
-    return await runInWorker<ConvertResult>(converter, 'convertData', [request], { deadlineMs: timeoutMs, signal: context.signal });
+    return await context.runInWorker<ConvertResult>(converter, 'convertData', [request], { deadlineMs: timeoutMs, signal: context.signal });
   } catch (error) {
     // convertData turns expected failures into SDK errors; a RangeError is the stack running out.
     if (isWorkerJobError(error) && error.reason === 'failed' && error.errorName === 'RangeError') {

@@ -1,4 +1,4 @@
-import { definePlugin, defineOperation, runInWorker, Type, UnprocessableError, workerRefusal, type OperationContext } from '@toolshed/plugin-sdk';
+import { definePlugin, defineOperation, Type, UnprocessableError, workerRefusal, type OperationContext } from '@toolshed/plugin-sdk';
 import { EXAMPLE_PNG, EXAMPLE_READ, EXAMPLE_STRIPPED } from './examples.data.js';
 import { processImage, type ReadAnswer, type StripAnswer } from './image.js';
 import { MAX_ENTRIES, MAX_TEXT_CHARS } from './image-file.js';
@@ -19,7 +19,7 @@ const imageModule = new URL('./image.js', import.meta.url);
 async function run(operation: 'read' | 'strip', dataBase64: string, context: OperationContext): Promise<ReadAnswer | StripAnswer> {
   if (dataBase64.length <= WORKER_THRESHOLD) return processImage(operation, dataBase64);
   try {
-    return await runInWorker<ReadAnswer | StripAnswer>(imageModule, 'processImage', [operation, dataBase64], {
+    return await context.runInWorker<ReadAnswer | StripAnswer>(imageModule, 'processImage', [operation, dataBase64], {
       deadlineMs: DEADLINE_MS,
       signal: context.signal,
     });

@@ -1,7 +1,6 @@
 import {
   definePlugin,
   defineOperation,
-  runInWorker,
   workerRefusal,
   Type,
   UnprocessableError,
@@ -37,7 +36,7 @@ const workModule = new URL('./work.js', import.meta.url);
 async function inWorker<Result>(exportName: string, args: readonly unknown[], context: OperationContext<JsonConfig>): Promise<Result> {
   const { timeoutMs } = context.config;
   try {
-    return await runInWorker<Result>(workModule, exportName, args, { deadlineMs: timeoutMs, signal: context.signal });
+    return await context.runInWorker<Result>(workModule, exportName, args, { deadlineMs: timeoutMs, signal: context.signal });
   } catch (error) {
     throw workerRefusal(error, {
       timeout: () => new UnprocessableError('input_too_complex', `The JSON text did not finish within ${timeoutMs} ms`),

@@ -2,7 +2,6 @@ import {
   definePlugin,
   defineOperation,
   workerRefusal,
-  runInWorker,
   ServerBusyError,
   Type,
   UnprocessableError,
@@ -108,7 +107,7 @@ function renderOptions(options: SharedOptions): RenderOptions {
 async function draw(payload: string, render: RenderOptions, context: OperationContext): Promise<string> {
   if (payload.length <= INLINE_LIMIT) return renderSvg(payload, render);
   try {
-    return await runInWorker<string>(renderModule, 'renderSvg', [payload, render], { deadlineMs: RENDER_DEADLINE_MS, signal: context.signal });
+    return await context.runInWorker<string>(renderModule, 'renderSvg', [payload, render], { deadlineMs: RENDER_DEADLINE_MS, signal: context.signal });
   } catch (error) {
     // The work is bounded (≤ 7089 characters), so missing the deadline means the pool was saturated.
     throw workerRefusal(error, { timeout: () => new ServerBusyError() });

@@ -1,4 +1,4 @@
-import { definePlugin, defineOperation, runInWorker, workerRefusal, Type, UnprocessableError, type OperationContext, type Static } from '@toolshed/plugin-sdk';
+import { definePlugin, defineOperation, workerRefusal, Type, UnprocessableError, type OperationContext, type Static } from '@toolshed/plugin-sdk';
 import type { RegexJob, RegexResult } from './match.js';
 
 const closed = { additionalProperties: false } as const;
@@ -36,7 +36,7 @@ const Match = Type.Object(
 async function test(input: Omit<RegexJob, 'maxOutput'>, context: OperationContext<RegexConfig>): Promise<RegexResult> {
   const { timeoutMs } = context.config;
   try {
-    return await runInWorker<RegexResult>(matcher, 'testRegex', [{ ...input, maxOutput: MAX_OUTPUT }], { deadlineMs: timeoutMs, signal: context.signal });
+    return await context.runInWorker<RegexResult>(matcher, 'testRegex', [{ ...input, maxOutput: MAX_OUTPUT }], { deadlineMs: timeoutMs, signal: context.signal });
   } catch (error) {
     throw workerRefusal(error, {
       timeout: () => new UnprocessableError('regex_timeout', `The pattern did not finish within ${timeoutMs} ms`),

@@ -4,7 +4,6 @@ import {
   Type,
   UnprocessableError,
   workerRefusal,
-  runInWorker,
   type OperationContext,
 } from '@toolshed/plugin-sdk';
 import { DIALECTS } from './dialects.data.js';
@@ -24,7 +23,7 @@ const formatModule = new URL('./format.js', import.meta.url);
 
 async function formatInWorker(request: FormatRequest, context: OperationContext): Promise<string> {
   try {
-    return await runInWorker<string>(formatModule, 'formatSql', [request], { deadlineMs: FORMAT_DEADLINE_MS, signal: context.signal });
+    return await context.runInWorker<string>(formatModule, 'formatSql', [request], { deadlineMs: FORMAT_DEADLINE_MS, signal: context.signal });
   } catch (error) {
     throw workerRefusal(error, {
       timeout: () => new UnprocessableError('input_too_complex', `The SQL could not be formatted within ${FORMAT_DEADLINE_MS} ms`),

@@ -1,4 +1,4 @@
-// The service under test, started the way kernel/main.ts starts it: config/default.yaml (every
+// The service under test, started the way service/main.ts starts it: config/default.yaml (every
 // plugin, log level info, lines to stdout in 4 KiB batches flushed every second), with one API key
 // (its SHA-256 digest from BENCH_KEY_SHA256, as kernel/api-keys.ts stores keys) and rate limits
 // raised so that the benchmark measures the work of checking them and never a 429. TOOLSHED_CONFIG
@@ -6,7 +6,7 @@
 // (BENCH_PLUGIN_DIRS) and the groups it trusts (BENCH_TRUSTED), both comma-separated.
 import { loadConfig, mergeConfig, validateCoreConfig } from '../../kernel/config.js';
 import { createLogger, flushPeriodically } from '../../kernel/logger.js';
-import { startService } from '../../kernel/server.js';
+import { startToolshed } from '../../service/compose.js';
 import { announce } from './child-ipc.js';
 
 const defaultsFile = new URL('../../../config/default.yaml', import.meta.url);
@@ -21,6 +21,6 @@ const config = validateCoreConfig(
   }),
 );
 const logger = createLogger(config.log.level);
-const service = await startService({ config, logger });
+const service = await startToolshed({ config, logger });
 flushPeriodically(logger, 1000);
 announce(Number(new URL(service.url).port), service.warmedUp);

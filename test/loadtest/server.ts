@@ -3,10 +3,10 @@
 // the server can see its event loop.
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
-import { workerPool } from '@toolshed/plugin-sdk';
+import { workerPool } from '../../kernel/pool/worker-pool.js';
 import { validateCoreConfig } from '../../kernel/config.js';
 import { createLogger } from '../../kernel/logger.js';
-import { startService } from '../../kernel/server.js';
+import { startToolshed } from '../../service/compose.js';
 
 const config = validateCoreConfig({
   server: { host: '127.0.0.1', port: 0, trustProxy: 1, writeTimeoutMs: 5000 },
@@ -19,7 +19,7 @@ const config = validateCoreConfig({
 });
 // Log lines are written and thrown away: the cost of logging is measured, not the disk.
 const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
-const service = await startService({ config, logger: createLogger('info', sink) });
+const service = await startToolshed({ config, logger: createLogger('info', sink) });
 const delay = monitorEventLoopDelay({ resolution: 10 });
 delay.enable();
 let peakRss = process.memoryUsage.rss();

@@ -3,7 +3,8 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { mergeConfig, validateCoreConfig } from '../../kernel/config.js';
 import { createLogger } from '../../kernel/logger.js';
-import { startService, type RunningService } from '../../kernel/server.js';
+import type { RunningService } from '../../kernel/server.js';
+import { startToolshed } from '../../service/compose.js';
 
 /** The compiled tests live in dist/test; fixtures stay in the source tree. */
 export const fixtures = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
@@ -33,7 +34,7 @@ export async function startTestService(
       done();
     },
   });
-  const service = await startService({
+  const service = await startToolshed({
     config: validateCoreConfig(mergeConfig(base, config)),
     logger: createLogger('info', sink),
     builtinDir: options.builtinDir ?? externalPlugins,

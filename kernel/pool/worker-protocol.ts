@@ -1,6 +1,6 @@
-import type { ContractFault } from './errors.js';
+import type { ContractFault } from '@toolshed/plugin-sdk';
 /** The messages between the pool and its workers. */
-import type { ErrorDetail } from './errors.js';
+import type { ErrorDetail } from '@toolshed/plugin-sdk';
 
 /** One job: call `exportName` of the module at `module` (a file URL) with `args`. */
 export interface WorkerRequest {

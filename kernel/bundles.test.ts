@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { freshBundle, preferBundle } from './bundles.js';
-import { WorkerPool } from './worker-pool.js';
+import { WorkerPool } from './pool/worker-pool.js';
 
 const folders: string[] = [];
 after(() => {

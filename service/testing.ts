@@ -1,14 +1,16 @@
 /**
- * The kernel as a test fixture (`toolshed/testing`, package.json "exports"): the real service,
+ * The service as a test fixture (`toolshed/testing`, package.json "exports"): the real service,
  * listening on 127.0.0.1 at a free port, serving just the plugins given. The SDK's
  * `startTestKernel()` imports this module at run time (the SDK may not import the kernel, which
  * depends on it), and `toolshed plugin check` and `plugin dev` start the service through it too.
  */
 import { Writable } from 'node:stream';
 import type { KernelFixture, KernelFixtureOptions } from '@toolshed/plugin-sdk';
-import { checkCoreConfig, ConfigError, coreSections, defaultsFile, mergeConfig, readConfig, type Config } from './config.js';
-import { createLogger } from './logger.js';
-import { builtinPluginDir, startService } from './server.js';
+import { checkCoreConfig, ConfigError, coreSections, defaultsFile, mergeConfig, readConfig, type Config } from '../kernel/config.js';
+import { runInWorker } from '../kernel/handler-context.js';
+import { createLogger } from '../kernel/logger.js';
+import { builtinPluginDir } from '../kernel/server.js';
+import { startToolshed } from './compose.js';
 
 /**
  * The configuration a fixture runs with: the kernel's sections of config/default.yaml (plugin
@@ -35,7 +37,7 @@ export async function startKernel(options: KernelFixtureOptions): Promise<Kernel
       done();
     },
   });
-  const service = await startService({
+  const service = await startToolshed({
     config,
     logger: createLogger(options.logLevel ?? 'info', sink),
     builtinDir: options.builtins === true ? builtinPluginDir : null,
@@ -43,3 +45,6 @@ export async function startKernel(options: KernelFixtureOptions): Promise<Kernel
   });
   return { url: service.url, logs: () => [...lines], stop: () => service.stop() };
 }
+
+/** The host's worker threads, for the SDK's `invoke()` (its handlers' `context.runInWorker`). */
+export { runInWorker };

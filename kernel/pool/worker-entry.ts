@@ -6,8 +6,8 @@
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { preferBundle } from './bundles.js';
-import { contractFaultOf, isToolshedError } from './errors.js';
+import { preferBundle } from '../bundles.js';
+import { contractFaultOf, isToolshedError } from '@toolshed/plugin-sdk';
 import type { WorkerMessage, WorkerRequest } from './worker-protocol.js';
 
 const post = (message: WorkerMessage): void => parentPort?.postMessage(message);

@@ -1,10 +1,10 @@
 /**
  * Serving: read config → start the service → log → stop gracefully on SIGTERM/SIGINT. Shared by
- * `npm start` (kernel/main.ts) and `toolshed serve` (cli/).
+ * `npm start` (service/main.ts) and `toolshed serve` (cli/).
  */
-import { loadForServing } from './inspect-config.js';
-import { createLogger, describeFailure, flushPeriodically } from './logger.js';
-import { startService } from './server.js';
+import { loadForServing } from '../kernel/inspect-config.js';
+import { createLogger, describeFailure, flushPeriodically } from '../kernel/logger.js';
+import { startToolshed } from './compose.js';
 
 /**
  * Starts the service for `env` and resolves with 0 once it listens; from then on it owns the
@@ -29,7 +29,7 @@ async function startServing(env: NodeJS.ProcessEnv, extra: readonly string[]): P
   // The same check as `toolshed config check`: every problem at once, or none.
   const { config, plugins: inspected } = await loadForServing(env, undefined, extra);
   const logger = createLogger(config.log.level);
-  const service = await startService({ config, logger, inspected });
+  const service = await startToolshed({ config, logger, inspected });
   logger.info({ url: service.url, operations: service.registry.operations.size }, 'listening');
   // Log lines are written in 64 KiB chunks; flush at least every second so a quiet service still logs promptly.
   logger.flush();

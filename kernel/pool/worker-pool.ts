@@ -6,74 +6,8 @@
  * never the event loop that serves everyone else.
  */
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
-import { ServerBusyError, ToolshedError, type ContractFault, type ErrorDetail } from './errors.js';
+import { ServerBusyError, ToolshedError, WorkerJobError, type ErrorDetail, type RunInWorkerOptions } from '@toolshed/plugin-sdk';
 import type { WorkerMessage, WorkerRequest } from './worker-protocol.js';
-
-/** Why a job gave no answer. */
-export type WorkerFailure = 'timeout' | 'aborted' | 'crashed' | 'failed';
-
-/**
- * Thrown by {@link runInWorker} when the job gave no answer: `timeout` (its deadline passed, queue
- * time included), `aborted` (its signal fired), `crashed` (the worker died, for example at its heap
- * cap), `failed` (the function threw something other than an SDK error;
- * `errorName` is that error's name — its message is not carried, since it may quote the input).
- */
-export class WorkerJobError extends Error {
-  /** Marks the error across module copies. */
-  readonly isWorkerJobError = true as const;
-  /**
-   * @param reason why there is no answer.
-   * @param errorName with `failed`, the name of what the function threw.
-   * @param starved with `timeout`: true when the job ran for less than half its budget, the rest
-   *   having gone waiting for a worker (the server's shortage, not the input's fault).
-   */
-  constructor(
-    readonly reason: WorkerFailure,
-    readonly errorName?: string,
-    readonly starved = false,
-    /** With `failed` from a {@link ContractBreach}: what the plugin broke, safe to log. */
-    readonly fault?: ContractFault,
-    /** With `failed`: the stack frames of what the function threw (locations only, no message). */
-    readonly frames: readonly string[] = [],
-  ) {
-    super(`The worker job gave no answer: ${reason}${errorName === undefined ? '' : ` (${errorName})`}`);
-    this.name = 'WorkerJobError';
-  }
-}
-
-/** True for a {@link WorkerJobError} from any copy of the SDK. */
-export function isWorkerJobError(value: unknown): value is WorkerJobError {
-  return typeof value === 'object' && value !== null && (value as Partial<WorkerJobError>).isWorkerJobError === true;
-}
-
-/** What a plugin answers when its worker job gives none: its own 422s, made only when needed. */
-export interface WorkerRefusals {
-  /** The job ran past its deadline, or its client went away (nobody reads that answer, but it must be a 4xx). */
-  readonly timeout: () => Error;
-  /** The worker died at its heap cap; `timeout` when not given. */
-  readonly crashed?: () => Error;
-}
-
-/** The message of the 503 for a job that spent most of its budget waiting for a worker thread. */
-const STARVED_MESSAGE = 'The request spent most of its time budget waiting for a free worker thread; retry shortly';
-
-/**
- * The error a handler throws for a failed {@link runInWorker} call: 503 `server_busy` when most of
- * the budget went waiting in the queue (the server's shortage, not the input's fault), the plugin's own
- * 422 for a timeout, an abort or a crash, and `error` itself for anything else (an SDK error from
- * the job, or a bug).
- *
- * @example
- * try { return await runInWorker(...) }
- * catch (error) { throw workerRefusal(error, { timeout: () => new UnprocessableError('too_complex', 'Over 2 s') }) }
- */
-export function workerRefusal(error: unknown, refusals: WorkerRefusals): unknown {
-  if (!isWorkerJobError(error) || error.reason === 'failed') return error;
-  // Cut before it had half its budget of work: the wait was the server's shortage, and a retry may pass.
-  if (error.reason === 'timeout' && error.starved) return new ServerBusyError(STARVED_MESSAGE);
-  if (error.reason === 'crashed') return (refusals.crashed ?? refusals.timeout)();
-  return refusals.timeout();
-}
 
 /** Sizing of the shared pool; the kernel sets it from its configuration at start-up. */
 export interface WorkerPoolOptions {
@@ -90,22 +24,6 @@ export interface WorkerPoolOptions {
    * thread, which answers every client, over heavy jobs whenever both want the same core.
    */
   readonly niceness?: number;
-}
-
-/** Options of one {@link runInWorker} call. */
-export interface RunInWorkerOptions {
-  /** Time budget in milliseconds, counted from the call: waiting in the queue uses it up too. */
-  readonly deadlineMs: number;
-  /** Aborts the job (the client went away). */
-  readonly signal?: AbortSignal;
-  /** Buffers to move into the worker instead of copying (the caller loses them). */
-  readonly transfer?: readonly ArrayBuffer[];
-  /**
-   * A bulk job (the kernel's whole large request): bulk jobs run on all workers but one and wait in
-   * a queue of a sixteenth the size, so a flood of 10 MiB requests never leaves small jobs without a
-   * worker, nor piles up answers of megabytes.
-   */
-  readonly bulk?: boolean;
 }
 
 /** Counters of the pool, for monitoring. `running`, `queued` and `refused` count both lanes. */
@@ -379,19 +297,13 @@ function rebuild(error: { status: number; code: string; message: string; details
 
 const defaults: WorkerPoolOptions = { workers: 2, memoryMb: 512, maxQueue: 64, idleMs: 30_000 };
 
-/**
- * The process-wide pool lives on `globalThis`, not in this module: a folder plugin with its own
- * node_modules loads its own copy of the SDK, and would otherwise get a second pool of default size
- * that ignores the operator's `workers.*` budgets. The key names the major version, whose
- * `run()` contract every copy shares.
- */
-const SHARED_POOL = Symbol.for('@toolshed/plugin-sdk@1:workerPool');
-const holder = globalThis as { [SHARED_POOL]?: WorkerPool };
+/** The process-wide pool: the host's, handed to plugins as `context.runInWorker`. */
+let shared: WorkerPool | undefined;
 
 /** Sizes the process-wide pool (the kernel calls this at start-up); ends the current one's idle workers. */
 export function configureWorkerPool(options: Partial<WorkerPoolOptions>): void {
-  const previous = holder[SHARED_POOL];
-  holder[SHARED_POOL] = new WorkerPool({ ...defaults, ...options });
+  const previous = shared;
+  shared = new WorkerPool({ ...defaults, ...options });
   void previous?.close();
 }
 
@@ -403,7 +315,7 @@ function inheritedOptions(): WorkerPoolOptions | undefined {
 
 /** The process-wide pool (in a pool worker: that worker's own one-thread pool). */
 export function workerPool(): WorkerPool {
-  return (holder[SHARED_POOL] ??= new WorkerPool(inheritedOptions() ?? defaults));
+  return (shared ??= new WorkerPool(inheritedOptions() ?? defaults));
 }
 
 /**

@@ -4,9 +4,10 @@ import { getPriority } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { isToolshedError } from './errors.js';
-import { UnprocessableError } from './errors.js';
-import { configureWorkerPool, isWorkerJobError, WorkerJobError, workerPool, workerRefusal, WorkerPool, type WorkerFailure } from './worker-pool.js';
+import { isToolshedError } from '@toolshed/plugin-sdk';
+import { UnprocessableError } from '@toolshed/plugin-sdk';
+import { isWorkerJobError, WorkerJobError, workerRefusal, type WorkerFailure } from '@toolshed/plugin-sdk';
+import { configureWorkerPool, workerPool, WorkerPool } from './worker-pool.js';
 
 const jobs = new URL('./fixtures/worker-jobs.js', import.meta.url);
 const pools: WorkerPool[] = [];

@@ -1,0 +1,59 @@
+/**
+ * The host: what runs operations for every front door, with or without an HTTP server — the worker
+ * pool sized from the configuration, the plugins warmed, the event-loop watchdog and the executor.
+ * `toolshed call` and MCP over stdio open one; the HTTP service opens one beside its server.
+ */
+import type { Config } from './config.js';
+import { createExecutor, type Executor } from './executor.js';
+import { describeFailure, type Logger } from './logger.js';
+import { configureWorkerPool, workerPool, type WorkerPoolStats } from './pool/worker-pool.js';
+import type { Registry } from './registry.js';
+import { EventLoopWatchdog } from './watchdog.js';
+
+export interface Host {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly registry: Registry;
+  readonly executor: Executor;
+  readonly watchdog: EventLoopWatchdog;
+  /** The worker pool's counters (for /metrics and tests). */
+  poolStats(): WorkerPoolStats;
+  /** Closes the plugins (bounded by `server.shutdownTimeoutMs`) and ends the worker pool. */
+  close(): Promise<void>;
+}
+
+export interface HostOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly registry: Registry;
+  /** Body cap in bytes (the contract's 10 MiB unless a test lowers it). */
+  readonly bodyLimit?: number;
+}
+
+export async function openHost(options: HostOptions): Promise<Host> {
+  const { config, logger, registry } = options;
+  const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
+  configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
+  const warming = performance.now();
+  for (const plugin of registry.plugins) await plugin.warm?.();
+  logger.info({ plugins: registry.plugins.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');
+  const watchdog = new EventLoopWatchdog(config.watchdog.blockedMs, logger);
+  const executor = createExecutor({ registry, config, logger, watchdog, bodyLimit: options.bodyLimit });
+  return {
+    config,
+    logger,
+    registry,
+    executor,
+    watchdog,
+    poolStats: () => workerPool().stats(),
+    async close() {
+      watchdog.stop();
+      // A plugin whose close() hangs must not hold the exit past the shutdown timeout.
+      const closing = Promise.all([...registry.plugins.map(async (plugin) => plugin.close?.()), workerPool().close()]);
+      let giveUp: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<void>((resolve) => (giveUp = setTimeout(resolve, config.server.shutdownTimeoutMs)));
+      await Promise.race([closing.catch((error: unknown) => logger.error({ error: describeFailure(error) }, 'a plugin failed to close')), timedOut]);
+      clearTimeout(giveUp);
+    },
+  };
+}

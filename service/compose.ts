@@ -1,0 +1,25 @@
+/**
+ * The composition root: the one place where the kernel and its front doors meet. The kernel knows
+ * no front door; here each is made from what the host gives it (the executor, the HTTP bodies, the
+ * OpenAPI document) and handed to the HTTP service as a list. Arrows point from here inward only.
+ */
+import { startService, type DoorKit, type RunningService, type StartOptions } from '../kernel/server.js';
+import type { FrontDoor } from '../kernel/types.js';
+import { mcpDoor } from '../mcp/route.js';
+import { toolPages } from '../tool-pages/serve.js';
+
+/** Every front door of the HTTP service, in the order they see a request. */
+export function frontDoors(kit: DoorKit): FrontDoor[] {
+  const { host, bodies, document, version } = kit;
+  const { docs } = host.config;
+  const doors: FrontDoor[] = [];
+  // The browser pages are public: they answer before authentication and the rate limit.
+  if (docs.enabled && docs.toolPages) doors.push({ pages: toolPages(document) });
+  doors.push(mcpDoor({ executor: host.executor, bodies, logger: host.logger, version }));
+  return doors;
+}
+
+/** Starts the HTTP service with every front door. */
+export function startToolshed(options: Omit<StartOptions, 'doors'>): Promise<RunningService> {
+  return startService({ ...options, doors: frontDoors });
+}
