@@ -1,6 +1,6 @@
 // The test command (`npm test`): first the programs the tests need besides Node (redis-server,
 // Debian's chromium: scripts/test-prerequisites.mjs installs them on Debian or Ubuntu as root and
-// otherwise stops here with one line naming them), then lint, typecheck and build, every test
+// otherwise stops here with one line naming them), then lint, the layer rule, typecheck and build, every test
 // under c8, the coverage check on kernel/ and plugin-sdk/, and the coverage of plugins/. Every step runs even when an earlier one
 // fails, so one failure never hides the rest of the summary; the exit code is non-zero when any
 // step failed. Run from the repository root.
@@ -17,6 +17,8 @@ if (missing !== undefined) {
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const steps = [
   ['lint', [npx, 'eslint', '.']],
+  // The real tree against .dependency-cruiser.mjs (docs/decisions.md, "Layers"); reads sources, needs no build.
+  ['layers: front doors → kernel → plugin-sdk ← plugins, no import cycle', [process.execPath, 'scripts/check-layers.mjs']],
   ['typecheck and build', [npx, 'tsc', '-b']],
   // The tests run on what ships: the SDK's TypeBox as one bundle, each built-in plugin as one.
   ['bundle dependencies', [process.execPath, 'scripts/bundle-dependencies.mjs']],

@@ -1,0 +1,114 @@
+// The layer rule (docs/decisions.md, "Layers"): arrows point one way,
+//   front doors → kernel → plugin-sdk ← plugins,
+// with service/ (the composition root) wiring kernel and front doors, and cli/ (the process's entry)
+// starting the service or the stdio door. `npm test` runs this over the real tree
+// (scripts/check-layers.mjs); test/layers.test.ts runs it over test/fixtures/layers/ to show that
+// each rule fails on a new arrow back. Paths are relative to the folder depcruise runs in.
+// Colocated tests (`kernel/x.test.ts`) obey their folder's rules; only test/ may import anything.
+
+const FRONT_DOORS = '^(mcp|tool-pages|cli|recipes)/';
+const HOST_ENGINE_MODULES = '^(node:)?(worker_threads|v8|vm)$';
+// Built-in plugins, and the example of a third-party one (examples/<name>/ is one plugin each).
+const PLUGIN = '^(plugins|examples)/';
+const KOA = '(^|node_modules/)(koa|koa-[^/]+|@koa/[^/]+)(/|$)';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      comment: 'No import cycle anywhere, type-only imports included: a cycle means two files are one.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'kernel-imports-no-front-door',
+      comment: 'The kernel knows no front door: service/ wires them to it.',
+      severity: 'error',
+      from: { path: '^kernel/' },
+      to: { path: '^(mcp|tool-pages|cli|recipes|service)/' },
+    },
+    {
+      name: 'only-tests-import-a-plugin',
+      comment: 'Plugins are discovered at run time by path, never imported by name, not even by service/.',
+      severity: 'error',
+      from: { path: '^(kernel|mcp|tool-pages|cli|recipes|service|plugin-sdk)/' },
+      to: { path: PLUGIN },
+    },
+    {
+      name: 'sdk-is-the-contract-only',
+      comment: 'plugin-sdk/ imports nothing of the host, a front door, a plugin or the tests.',
+      severity: 'error',
+      from: { path: '^plugin-sdk/' },
+      to: { path: '^(kernel|mcp|tool-pages|cli|recipes|service|test)/' },
+    },
+    {
+      name: 'sdk-has-no-engine-machinery',
+      comment: 'worker_threads, v8 and vm belong to the host, which hands a handler what it needs through its context.',
+      severity: 'error',
+      from: { path: '^plugin-sdk/' },
+      to: { path: HOST_ENGINE_MODULES },
+    },
+    {
+      name: 'plugin-imports-only-the-sdk',
+      comment: 'A plugin imports the SDK and npm packages, never the host, a front door, the service or the tests.',
+      severity: 'error',
+      from: { path: PLUGIN },
+      to: { path: '^(kernel|mcp|tool-pages|cli|recipes|service|test)/' },
+    },
+    {
+      name: 'plugin-imports-no-other-plugin',
+      comment: 'One folder per group: a plugin never imports another plugin.',
+      severity: 'error',
+      from: { path: '^(plugins|examples)/([^/]+)/' },
+      to: { path: PLUGIN, pathNot: '^$1/$2/' },
+    },
+    {
+      name: 'plugin-imports-no-koa',
+      comment: 'A handler never sees Koa: the kernel speaks HTTP, a plugin only its body and context.',
+      severity: 'error',
+      from: { path: PLUGIN },
+      to: { path: KOA },
+    },
+    {
+      name: 'front-door-imports-no-other-front-door',
+      comment: 'mcp/, tool-pages/ and recipes/ are each a client of the kernel only; service/ wires them.',
+      severity: 'error',
+      from: { path: '^(mcp|tool-pages|recipes)/' },
+      to: { path: `${FRONT_DOORS}|^service/`, pathNot: '^$1/' },
+    },
+    {
+      name: 'cli-starts-only-the-service-or-mcp',
+      comment: 'cli/ is the process entry: it may start the composed service/ or the stdio door in mcp/, nothing else of the other doors.',
+      severity: 'error',
+      from: { path: '^cli/' },
+      to: { path: '^(tool-pages|recipes)/' },
+    },
+    {
+      name: 'service-is-started-by-cli',
+      comment: 'The composition root is started by cli/ and imports it never (that arrow would make a folder cycle).',
+      severity: 'error',
+      from: { path: '^service/' },
+      to: { path: '^cli/' },
+    },
+    {
+      name: 'only-tests-import-tests',
+      comment: 'Shipped code never depends on the test folder.',
+      severity: 'error',
+      from: { pathNot: '^test/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    // Type-only imports count: `import type` across a layer is still an arrow back.
+    tsPreCompilationDeps: true,
+    // Packages are seen (koa is a rule) but not read; the SDK's build output is the SDK's source again.
+    doNotFollow: { path: ['node_modules', '^plugin-sdk/dist/'] },
+    // Fixtures are test data (test/fixtures/layers/ breaks every rule on purpose); an example's own
+    // install and build output are not its source.
+    exclude: { path: '^test/fixtures/|^examples/[^/]+/(node_modules|dist)/' },
+    moduleSystems: ['es6'],
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'node', 'default'] },
+  },
+};
