@@ -5,7 +5,7 @@
  * Shared by the HTTP dispatch and `toolshed call`, so both answer alike.
  */
 import { UnprocessableError, workerRefusal } from '@toolshed/plugin-sdk';
-import { workerPool } from './pool/worker-pool.js';
+import { workerPool } from './pool/process-pool.js';
 import { HttpError } from './http-error.js';
 import type { RegisteredOperation } from './registry.js';
 

@@ -5,7 +5,7 @@
  * signal is made only for handlers that ask for it.
  */
 import type { OperationContext, RunInWorker } from '@toolshed/plugin-sdk';
-import { workerPool } from './pool/worker-pool.js';
+import { workerPool } from './pool/process-pool.js';
 
 /** `context.runInWorker`: the host's pool (in a pool worker, that worker's own nested one). */
 export const runInWorker: RunInWorker = (module, exportName, args, options) => workerPool().run(module, exportName, args, options);

@@ -6,7 +6,8 @@
 import type { Config } from './config.js';
 import { createExecutor, type Executor } from './executor.js';
 import { describeFailure, type Logger } from './logger.js';
-import { configureWorkerPool, workerPool, type WorkerPoolStats } from './pool/worker-pool.js';
+import { configureWorkerPool, workerPool } from './pool/process-pool.js';
+import { type WorkerPoolStats } from './pool/worker-pool.js';
 import type { Registry } from './registry.js';
 import { EventLoopWatchdog } from './watchdog.js';
 

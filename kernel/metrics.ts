@@ -6,7 +6,8 @@
  * services in one process (tests) never share counters. server.ts imports this module only when
  * metrics are enabled: prom-client costs about 45 ms and 13 MB at start-up.
  */
-import { workerPool, type WorkerPoolStats } from './pool/worker-pool.js';
+import { workerPool } from './pool/process-pool.js';
+import { type WorkerPoolStats } from './pool/worker-pool.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RedisHitStore } from './rate-limit/redis-store.js';
 import type { HitStore } from './rate-limit/store.js';

@@ -4,7 +4,7 @@
  * Nothing else is run ahead of time: no examples, no JIT priming.
  */
 import type { Logger } from './logger.js';
-import { workerPool } from './pool/worker-pool.js';
+import { workerPool } from './pool/process-pool.js';
 
 const offloadModule = new URL('./offload.js', import.meta.url);
 

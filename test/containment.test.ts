@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { workerPool } from '../kernel/pool/worker-pool.js';
+import { workerPool } from '../kernel/pool/process-pool.js';
 import { defaultsFile, readConfig, validateCoreConfig } from '../kernel/config.js';
 import { builtinPluginDir } from '../kernel/server.js';
 import { send, type Answer } from './support/http.js';

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { workerPool } from '../kernel/pool/worker-pool.js';
+import { workerPool } from '../kernel/pool/process-pool.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { digestApiKey } from '../kernel/api-keys.js';
 import { builtinPluginDir } from '../kernel/server.js';

@@ -1,7 +1,7 @@
 // Large requests do all their work on the worker pool; the main thread keeps answering meanwhile.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { workerPool } from '../kernel/pool/worker-pool.js';
+import { workerPool } from '../kernel/pool/process-pool.js';
 import { LONG_ANSWER_CHARS } from '../kernel/executor.js';
 import { builtinPluginDir } from '../kernel/server.js';
 import { send } from './support/http.js';

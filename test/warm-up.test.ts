@@ -2,7 +2,7 @@
 // operation's first call does not wait for a thread to boot; nothing else runs ahead of time.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { workerPool } from '../kernel/pool/worker-pool.js';
+import { workerPool } from '../kernel/pool/process-pool.js';
 import { builtinPluginDir } from '../kernel/server.js';
 import { startTestService, type TestService } from './support/service.js';
 

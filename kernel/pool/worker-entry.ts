@@ -1,29 +1,23 @@
 /**
- * The script every pool worker runs: it imports the module a job names (once; later jobs reuse it),
- * says the job started, calls the named export and posts the answer. Only SDK errors travel back with their message;
- * other errors travel as their name, because their message may quote the input.
+ * The task every worker of the host's pool runs (piscina imports this file once per thread): it
+ * imports the module a job names (import() keeps it for later jobs), says the job started, calls the
+ * named export and returns the answer. Only SDK errors travel back with their message; anything else
+ * travels as its name and stack frames, because its message may quote the input.
  */
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
-import { preferBundle } from '../bundles.js';
 import { contractFaultOf, isToolshedError } from '@toolshed/plugin-sdk';
-import type { WorkerMessage, WorkerRequest } from './worker-protocol.js';
-
-const post = (message: WorkerMessage): void => parentPort?.postMessage(message);
-
-/** What each job module is imported by in this worker: decided once, since import() keeps the module anyway. */
-const specifiers = new Map<string, string>();
-function specifierOf(module: string): string {
-  let specifier = specifiers.get(module);
-  if (specifier === undefined) specifiers.set(module, (specifier = preferBundle(module)));
-  return specifier;
-}
+import { freshBundle } from '../bundles.js';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import type { JobAnswer, JobRequest, JobStarted, PoolWorkerData } from './protocol.js';
 
 /**
  * Lowers this thread's CPU priority alone. Linux schedules threads as tasks with their own
  * niceness; /proc/thread-self names the calling thread's task id. Elsewhere (no /proc) the pool
- * runs at normal priority.
+ * runs at normal priority. piscina's own `niceIncrement` is not used: it adds to the niceness through
+ * an optional native module, where this only ever lowers to the configured value.
  */
 function lowerPriority(niceness: number): void {
   if (niceness <= 0) return;
@@ -35,49 +29,69 @@ function lowerPriority(niceness: number): void {
     // Not Linux, or /proc is not mounted: nothing to lower.
   }
 }
-lowerPriority((workerData as { toolshedPool?: { niceness?: number } } | null)?.toolshedPool?.niceness ?? 0);
+lowerPriority((workerData as Partial<PoolWorkerData> | null)?.toolshedPool?.niceness ?? 0);
 
-async function answer(request: WorkerRequest): Promise<WorkerMessage> {
+/** What each job module is imported by in this worker: its fresh single-file build when it has one. */
+const specifiers = new Map<string, string>();
+function specifierOf(module: string): string {
+  let specifier = specifiers.get(module);
+  if (specifier === undefined) {
+    const bundle = module.startsWith('file:') && !/[?#]/.test(module) ? freshBundle(fileURLToPath(module)) : undefined;
+    specifiers.set(module, (specifier = bundle === undefined ? module : pathToFileURL(bundle).href));
+  }
+  return specifier;
+}
+
+async function answer(request: JobRequest): Promise<JobAnswer> {
   try {
-    // The job module's single-file build when it has a fresh one: the first job after a worker starts is faster.
     const module = (await import(specifierOf(request.module))) as Record<string, unknown>;
-    // From here on the job's own clock runs: booting and importing were not its doing.
-    post({ kind: 'started', id: request.id });
+    const started: JobStarted = { toolshedJobStarted: request.id };
+    parentPort?.postMessage(started);
     const fn = module[request.exportName];
-    if (typeof fn !== 'function') return { kind: 'failed', id: request.id, errorName: 'TypeError' };
+    if (typeof fn !== 'function') return { kind: 'failed', errorName: 'TypeError', frames: [] };
     const value: unknown = await (fn as (...args: readonly unknown[]) => unknown)(...request.args);
-    return { kind: 'result', id: request.id, value };
+    // piscina would fail to post it, and its worker die with an error that says nothing: a bug of the function.
+    if (!cloneable(value)) return { kind: 'failed', errorName: 'DataCloneError', frames: [] };
+    return { kind: 'result', value };
   } catch (error) {
     if (isToolshedError(error)) {
       const { status, code, message, details } = error;
-      return { kind: 'sdk-error', id: request.id, error: { status, code, message, details: details === undefined ? undefined : [...details] } };
+      return { kind: 'sdk-error', error: { status, code, message, details: details === undefined ? undefined : [...details] } };
     }
     // A plugin's broken contract travels with its fault (operation, code, pointers: nothing of the input).
     const fault = contractFaultOf(error);
-    // The stack's frames (code locations, never the message, which may quote the input) let the
-    // log name where a contained plugin failed.
+    // Code locations only, never the message, which may quote the input.
     const frames = error instanceof Error ? (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).map((line) => line.trim()) : [];
-    return { kind: 'failed', id: request.id, errorName: error instanceof Error ? error.name : typeof error, frames, ...(fault ? { fault } : {}) };
+    return { kind: 'failed', errorName: error instanceof Error ? error.name : typeof error, frames, ...(fault ? { fault } : {}) };
   }
 }
 
 /**
- * A result that is a whole Uint8Array (not a slice of a shared pool) moves to the caller instead of
- * being copied: a 30 MB answer then exists once, not twice.
+ * False when `value` holds what postMessage cannot clone: a function, a symbol, a promise or a weak
+ * collection. Walked without copying; bytes and strings end the walk at once.
  */
-function movable(message: WorkerMessage): ArrayBuffer[] {
-  if (message.kind !== 'result' || !(message.value instanceof Uint8Array)) return [];
-  const bytes = message.value;
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
+function cloneable(value: unknown, seen = new Set<object>()): boolean {
+  if (typeof value === 'function' || typeof value === 'symbol') return false;
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value) || value instanceof ArrayBuffer || seen.has(value)) return true;
+  if (value instanceof Promise || value instanceof WeakMap || value instanceof WeakSet || value instanceof WeakRef) return false;
+  seen.add(value);
+  const children = value instanceof Map ? [...value.keys(), ...value.values()] : value instanceof Set ? [...value] : Object.values(value);
+  return children.every((child) => cloneable(child, seen));
 }
 
-parentPort?.on('message', (request: WorkerRequest) => {
-  void answer(request).then((message) => {
-    try {
-      parentPort?.postMessage(message, movable(message));
-    } catch {
-      // The value could not be cloned (a function, a symbol): a bug of the plugin's function.
-      post({ kind: 'failed', id: request.id, errorName: 'DataCloneError' });
-    }
-  });
-});
+/**
+ * A result that is a whole Uint8Array (not a slice of a shared buffer) moves to the caller instead of
+ * being copied: a 30 MB answer then exists once, not twice. piscina transfers what a task returns
+ * through `move()`: the answer rides as the value, its buffer as the transferable.
+ */
+function movable(result: JobAnswer): unknown {
+  if (result.kind !== 'result' || !(result.value instanceof Uint8Array)) return result;
+  const bytes = result.value;
+  if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength || !(bytes.buffer instanceof ArrayBuffer)) return result;
+  return move({ [transferableSymbol]: bytes.buffer, [valueSymbol]: result });
+}
+
+/** piscina's task: never rejects (see protocol.ts). */
+export default async function runJob(request: JobRequest): Promise<unknown> {
+  return movable(await answer(request));
+}

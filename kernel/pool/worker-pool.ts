@@ -1,19 +1,22 @@
 /**
- * The worker facility: one pool of worker threads shared by every plugin, for work whose cost grows
- * with untrusted input (user regexes, formatting SQL, parsing huge YAML). A job runs an exported
- * function of a plugin's module in a worker; past its deadline the worker is terminated (V8 then
- * interrupts even a backtracking regex), so one hostile input costs one worker and one budget,
+ * The host's worker pool: work whose cost grows with untrusted input (user regexes, formatting SQL,
+ * a whole large request) runs on worker threads with a deadline. Threads, heap caps, idle ends,
+ * environments and cancellation are piscina's; this file adds what piscina has not: the deadline
+ * (queue time included, a worker's boot time excluded), the bounded queue answered at once with 503,
+ * the bulk lane, and the SDK's errors. Past its deadline a job's worker is terminated (piscina
+ * cancels a running task that way), so even a backtracking regex costs one worker and one budget,
  * never the event loop that serves everyone else.
  */
-import { isMainThread, Worker, workerData } from 'node:worker_threads';
-import { ServerBusyError, ToolshedError, WorkerJobError, type ErrorDetail, type RunInWorkerOptions } from '@toolshed/plugin-sdk';
-import type { WorkerMessage, WorkerRequest } from './worker-protocol.js';
+import { Piscina } from 'piscina';
+import { ServerBusyError, ToolshedError, WorkerJobError } from '@toolshed/plugin-sdk';
+import { JobGate } from './job-gate.js';
+import { isJobStarted, type JobAnswer, type JobRequest, type PoolWorkerData } from './protocol.js';
 
-/** Sizing of the shared pool; the kernel sets it from its configuration at start-up. */
+/** Sizing of a pool. */
 export interface WorkerPoolOptions {
   /** Workers running at once. */
   readonly workers: number;
-  /** Heap cap of each worker in MiB, so a job cannot exhaust the process's memory. */
+  /** Heap cap of each worker in MiB (its old generation), so a job cannot exhaust the process's memory. */
   readonly memoryMb: number;
   /** Jobs that may wait for a worker; one more is refused at once with 503 `server_busy`. */
   readonly maxQueue: number;
@@ -24,10 +27,32 @@ export interface WorkerPoolOptions {
    * thread, which answers every client, over heavy jobs whenever both want the same core.
    */
   readonly niceness?: number;
+  /**
+   * The environment the workers see (their `process.env`): exactly these variables. Omitted, a
+   * worker sees a copy of the creating thread's environment (Node's default).
+   */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** Options of one {@link WorkerPool.run} call. */
+export interface RunInWorkerOptions {
+  /** Time budget in milliseconds, counted from the call: waiting in the queue uses it up too. */
+  readonly deadlineMs: number;
+  /** Aborts the job (the client went away). */
+  readonly signal?: AbortSignal;
+  /** Buffers to move into the worker instead of copying (the caller loses them). */
+  readonly transfer?: readonly ArrayBuffer[];
+  /**
+   * A bulk job (a whole large request): bulk jobs hold at most all workers but one and wait in a
+   * queue of a sixteenth the size, so a flood of large requests never leaves small jobs without a
+   * worker, nor piles up answers of megabytes.
+   */
+  readonly bulk?: boolean;
 }
 
 /** Counters of the pool, for monitoring. `running`, `queued` and `refused` count both lanes. */
 export interface WorkerPoolStats {
+  /** Worker threads alive (booting, busy or idle). */
   readonly workers: number;
   readonly running: number;
   readonly queued: number;
@@ -46,290 +71,199 @@ export interface WorkerPoolStats {
   readonly bulkMaxQueue: number;
 }
 
-interface Task {
-  readonly request: WorkerRequest;
+/** One call of {@link WorkerPool.run}, from the call until the caller has its answer. */
+interface Job {
+  readonly request: JobRequest;
   readonly transfer: readonly ArrayBuffer[];
-  readonly signal?: AbortSignal;
-  readonly onAbort: () => void;
-  /** performance.now() past which the job is given up; moved later by a worker's boot time. */
-  deadline: number;
+  readonly bulk: boolean;
   /** The job's budget in milliseconds. */
   readonly budgetMs: number;
-  readonly bulk: boolean;
-  /** performance.now() when the worker began running it. */
+  /** performance.now() past which the job is given up; moved later by its worker's boot time. */
+  deadline: number;
+  /** performance.now() when it was handed to piscina, and when its module was loaded there. */
+  handedOver?: number;
   startedAt?: number;
   timer?: NodeJS.Timeout;
-  slot?: Slot;
+  /** Cancels the piscina task (which terminates the worker running it). */
+  readonly stop: AbortController;
+  readonly signal?: AbortSignal;
+  readonly onAbort: () => void;
+  settled: boolean;
   resolve(value: unknown): void;
   reject(error: Error): void;
-}
-
-interface Slot {
-  readonly worker: Worker;
-  task?: Task;
-  /** When the current job was handed over; until the worker says it started, its clock stops. */
-  handedOver: number;
-  idleTimer?: NodeJS.Timeout;
 }
 
 const entry = new URL('./worker-entry.js', import.meta.url);
 /** How long a worker may take to boot and import a job's module before the job is given up. */
 const START_GUARD_MS = 30_000;
 
-/** A pool of generic workers; {@link runInWorker} uses the process-wide one. */
 export class WorkerPool {
-  private readonly idle: Slot[] = [];
-  private readonly busy = new Set<Slot>();
-  private readonly queue: Task[] = [];
-  private size = 0;
-  private bulkRunning = 0;
+  private readonly piscina: Piscina;
+  private readonly gate: JobGate<Job>;
+  /** Jobs handed to piscina, by id: the ones a `started` message can name. */
+  private readonly handed = new Map<number, Job>();
   private nextId = 1;
   private closed = false;
-  private counters = { running: 0, completed: 0, timeouts: 0, refused: 0, bulkRefused: 0 };
+  private counters = { completed: 0, timeouts: 0, refused: 0, bulkRefused: 0 };
 
-  constructor(readonly options: WorkerPoolOptions) {}
+  constructor(readonly options: WorkerPoolOptions) {
+    const niceness = options.niceness ?? 0;
+    const data: PoolWorkerData = {
+      toolshedPool: { niceness, nested: { memoryMb: options.memoryMb, maxQueue: options.maxQueue, idleMs: options.idleMs } },
+    };
+    this.gate = new JobGate(options.workers, options.maxQueue);
+    this.piscina = new Piscina({
+      filename: entry.href,
+      minThreads: 0,
+      maxThreads: options.workers,
+      idleTimeout: options.idleMs,
+      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
+      ...(options.env === undefined ? {} : { env: { ...options.env } }),
+      workerData: data,
+      // An idle piscina worker otherwise blocks its thread in Atomics.wait between tasks, so a
+      // job's timers (or a nested pool's messages) would run only once the next task arrives.
+      atomics: 'disabled',
+      recordTiming: false,
+    });
+    this.piscina.on('message', (message: unknown) => {
+      if (isJobStarted(message)) this.started(message.toolshedJobStarted);
+    });
+    // A worker that dies while idle (a job's code threw after it answered) has no task to fail:
+    // piscina drops it from the pool and reports it here. Without a listener the event would throw
+    // on the main thread. Its message may quote the input, so it is not kept.
+    this.piscina.on('error', () => undefined);
+  }
 
   run<Result>(module: URL, exportName: string, args: readonly unknown[], options: RunInWorkerOptions): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
-      if (this.closed) return reject(new WorkerJobError('aborted'));
-      if (options.signal?.aborted === true) return reject(new WorkerJobError('aborted'));
-      if (this.full(options.bulk === true)) {
+      if (this.closed || options.signal?.aborted === true) return reject(new WorkerJobError('aborted'));
+      const bulk = options.bulk === true;
+      if (!this.gate.admits(bulk)) {
         this.counters.refused++;
-        if (options.bulk === true) this.counters.bulkRefused++;
+        if (bulk) this.counters.bulkRefused++;
         return reject(new ServerBusyError());
       }
-      const task: Task = {
+      const job: Job = {
         request: { id: this.nextId++, module: module.href, exportName, args },
         transfer: options.transfer ?? [],
-        signal: options.signal,
-        onAbort: () => this.giveUp(task, 'aborted'),
-        deadline: performance.now() + options.deadlineMs,
+        bulk,
         budgetMs: options.deadlineMs,
-        bulk: options.bulk === true,
+        deadline: performance.now() + options.deadlineMs,
+        stop: new AbortController(),
+        signal: options.signal,
+        onAbort: () => this.giveUp(job, 'aborted'),
+        settled: false,
         resolve: resolve as (value: unknown) => void,
         reject,
       };
-      options.signal?.addEventListener('abort', task.onAbort, { once: true });
-      this.arm(task);
-      this.queue.push(task);
+      options.signal?.addEventListener('abort', job.onAbort, { once: true });
+      this.arm(job, 0);
+      this.gate.enqueue(job);
       this.dispatch();
     });
   }
 
   stats(): WorkerPoolStats {
-    const { running, completed, timeouts, refused, bulkRefused } = this.counters;
-    const bulkQueued = this.queue.filter((task) => task.bulk).length;
     return {
-      workers: this.size,
-      running,
-      queued: this.queue.length,
-      completed,
-      timeouts,
-      refused,
-      bulkRunning: this.bulkRunning,
-      bulkQueued,
-      bulkRefused,
-      bulkThreads: this.bulkThreads(),
-      bulkMaxQueue: this.bulkMaxQueue(),
+      workers: this.piscina.threads.length,
+      running: this.gate.running,
+      queued: this.gate.queued,
+      ...this.counters,
+      bulkRunning: this.gate.bulkRunning,
+      bulkQueued: this.gate.bulkQueued,
+      bulkThreads: this.gate.bulkThreads,
+      bulkMaxQueue: this.gate.bulkMaxQueue,
     };
   }
 
-  /** Ends every worker; queued and running jobs answer `aborted`. */
+  /** Ends every worker; queued and running jobs answer `aborted`, and so does any later call. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const task of this.queue.splice(0)) this.settle(task, new WorkerJobError('aborted'));
-    for (const slot of [...this.busy]) if (slot.task !== undefined) this.giveUp(slot.task, 'aborted');
-    const workers = this.idle.splice(0).map((slot) => slot.worker);
-    await Promise.all(workers.map((worker) => worker.terminate()));
+    for (const job of this.gate.drain()) this.settle(job, new WorkerJobError('aborted'));
+    for (const job of [...this.handed.values()]) this.giveUp(job, 'aborted');
+    await this.piscina.destroy();
   }
 
-  /** True when a new job of this kind would have to wait and its queue is full. */
-  private full(bulk: boolean): boolean {
-    const workerFree = this.idle.length > 0 || this.size < this.options.workers;
-    if (!bulk) return !workerFree && this.queue.length >= this.options.maxQueue;
-    if (workerFree && this.bulkMayRun()) return false;
-    return this.queue.filter((task) => task.bulk).length >= this.bulkMaxQueue();
-  }
-
-  private bulkMaxQueue(): number {
-    return Math.max(1, Math.floor(this.options.maxQueue / 16));
-  }
-
-  private bulkThreads(): number {
-    return Math.max(1, this.options.workers - 1);
-  }
-
-  private bulkMayRun(): boolean {
-    return this.bulkRunning < this.bulkThreads();
-  }
-
-  /** The queued job to run next: the oldest one, skipping bulk jobs while they hold all workers but one. */
-  private nextIndex(): number {
-    const bulkMayRun = this.bulkMayRun();
-    return this.queue.findIndex((task) => bulkMayRun || !task.bulk);
-  }
-
-  private arm(task: Task): void {
-    clearTimeout(task.timer);
-    task.timer = setTimeout(() => this.giveUp(task, 'timeout'), Math.max(0, task.deadline - performance.now()));
-  }
-
+  /** Hands queued jobs to piscina while the gate lets them run: piscina never queues one itself. */
   private dispatch(): void {
-    for (;;) {
-      const index = this.nextIndex();
-      if (index === -1) return;
-      const slot = this.idle.pop() ?? (this.size < this.options.workers ? this.spawn() : undefined);
-      if (slot === undefined) return;
-      const task = this.queue.splice(index, 1)[0]!;
-      if (task.bulk) this.bulkRunning++;
-      clearTimeout(slot.idleTimer);
-      slot.task = task;
-      task.slot = slot;
-      this.busy.add(slot);
-      this.counters.running++;
-      slot.worker.ref();
+    for (let job = this.gate.next(); job !== undefined; job = this.gate.next()) {
+      const handedOver = performance.now();
+      job.handedOver = handedOver;
+      this.handed.set(job.request.id, job);
       // Booting a worker and importing the job's module are not the job's time: its clock stops
       // until the worker says it started, with a generous guard should it never say so.
-      slot.handedOver = performance.now();
-      clearTimeout(task.timer);
-      task.timer = setTimeout(() => this.giveUp(task, 'timeout'), Math.max(0, task.deadline - slot.handedOver) + START_GUARD_MS);
-      slot.worker.postMessage(task.request, task.transfer as ArrayBuffer[]);
-    }
-  }
-
-  private spawn(): Slot {
-    // A job may itself call runInWorker (a plugin's own heavy part inside a request the kernel moved
-    // to the pool): that worker's pool gets one thread with the same caps, so nesting stays bounded.
-    const nested: WorkerPoolOptions = { ...this.options, workers: 1 };
-    const resourceLimits = { maxOldGenerationSizeMb: this.options.memoryMb };
-    const worker = new Worker(entry, { resourceLimits, workerData: { toolshedPool: nested } });
-    const slot: Slot = { worker, handedOver: 0 };
-    this.size++;
-    worker.on('message', (message: WorkerMessage) => {
-      if (message.kind === 'started') {
-        if (slot.task !== undefined && slot.task.request.id === message.id) {
-          slot.task.startedAt = performance.now();
-          slot.task.deadline += slot.task.startedAt - slot.handedOver;
-          this.arm(slot.task);
-        }
-      } else if (slot.task !== undefined && slot.task.request.id === message.id) {
-        const task = slot.task;
-        this.release(slot, false);
-        if (message.kind === 'result') this.settle(task, undefined, message.value);
-        else if (message.kind === 'sdk-error') this.settle(task, rebuild(message.error));
-        else this.settle(task, new WorkerJobError('failed', message.errorName, false, message.fault, message.frames));
+      this.arm(job, START_GUARD_MS);
+      let task: Promise<JobAnswer>;
+      try {
+        task = this.piscina.run(job.request, { signal: job.stop.signal, transferList: [...job.transfer] }) as Promise<JobAnswer>;
+      } catch (error) {
+        // The arguments could not be cloned into the worker.
+        task = Promise.reject(error);
       }
-    });
-    worker.on('error', () => this.crashed(slot));
-    worker.on('exit', () => this.crashed(slot));
-    return slot;
-  }
-
-  /** An exit we did not ask for (heap cap reached) must not leave its job waiting forever. */
-  private crashed(slot: Slot): void {
-    const task = slot.task;
-    if (task === undefined) {
-      // An idle worker died (a job's code threw after it answered): still counted and listed as idle,
-      // it would be handed the next job, which would then wait out its deadline unanswered.
-      this.retire(slot);
-      return;
+      void task.then(
+        (answer: JobAnswer) => this.answered(job, answer),
+        (error: unknown) => this.stopped(job, error),
+      );
     }
-    this.release(slot, true);
-    this.settle(task, new WorkerJobError('crashed'));
   }
 
-  private giveUp(task: Task, reason: 'timeout' | 'aborted'): void {
+  /** The worker loaded the job's module: the job's clock runs again, its boot time given back. */
+  private started(id: number): void {
+    const job = this.handed.get(id);
+    if (job === undefined || job.handedOver === undefined || job.startedAt !== undefined) return;
+    job.startedAt = performance.now();
+    job.deadline += job.startedAt - job.handedOver;
+    this.arm(job, 0);
+  }
+
+  private arm(job: Job, graceMs: number): void {
+    clearTimeout(job.timer);
+    job.timer = setTimeout(() => this.giveUp(job, 'timeout'), Math.max(0, job.deadline - performance.now()) + graceMs);
+  }
+
+  private answered(job: Job, answer: JobAnswer): void {
+    this.release(job);
+    if (answer.kind === 'result') {
+      if (!job.settled) this.counters.completed++;
+      this.settle(job, undefined, answer.value);
+    } else if (answer.kind === 'sdk-error') {
+      const { status, code, message, details } = answer.error;
+      this.settle(job, new ToolshedError(status, code, message, details));
+    } else {
+      this.settle(job, new WorkerJobError('failed', answer.errorName, false, answer.fault, answer.frames));
+    }
+  }
+
+  /** piscina gave no answer: we cancelled the task (already settled), or its worker died. */
+  private stopped(job: Job, error: unknown): void {
+    this.release(job);
+    // The arguments could not be cloned into the worker: the caller's bug, not a crash.
+    const unclonable = error instanceof Error && error.name === 'DataCloneError';
+    this.settle(job, unclonable ? new WorkerJobError('failed', 'DataCloneError') : new WorkerJobError('crashed'));
+  }
+
+  /** The job gave up: a queued one leaves the queue, a running one's worker is terminated. */
+  private giveUp(job: Job, reason: 'timeout' | 'aborted'): void {
+    if (job.settled) return;
     if (reason === 'timeout') this.counters.timeouts++;
-    const queued = this.queue.indexOf(task);
-    if (queued !== -1) this.queue.splice(queued, 1);
-    else if (task.slot !== undefined && task.slot.task === task) this.release(task.slot, true);
-    else return;
-    const ran = task.startedAt === undefined ? 0 : performance.now() - task.startedAt;
-    this.settle(task, new WorkerJobError(reason, undefined, ran < task.budgetMs / 2));
+    const ran = job.startedAt === undefined ? 0 : performance.now() - job.startedAt;
+    this.settle(job, new WorkerJobError(reason, undefined, ran < job.budgetMs / 2));
+    if (!this.gate.remove(job)) job.stop.abort();
   }
 
-  /** Frees `slot`; a worker whose job was cut short is terminated, since it may still be running it. */
-  private release(slot: Slot, discard: boolean): void {
-    if (slot.task?.bulk === true) this.bulkRunning--;
-    slot.task = undefined;
-    this.busy.delete(slot);
-    this.counters.running--;
-    if (discard || this.closed) this.end(slot);
-    else {
-      // An idle worker must not keep the process alive, nor its memory for long.
-      slot.worker.unref();
-      slot.idleTimer = setTimeout(() => this.retire(slot), this.options.idleMs).unref();
-      this.idle.push(slot);
-    }
-    queueMicrotask(() => this.dispatch());
+  /** Frees the job's thread in the gate (once piscina is done with it) and runs the next job. */
+  private release(job: Job): void {
+    if (!this.handed.delete(job.request.id)) return;
+    this.gate.finished(job);
+    if (!this.closed) this.dispatch();
   }
 
-  private retire(slot: Slot): void {
-    const index = this.idle.indexOf(slot);
-    if (index === -1) return;
-    this.idle.splice(index, 1);
-    this.end(slot);
+  private settle(job: Job, error: Error | undefined, value?: unknown): void {
+    if (job.settled) return;
+    job.settled = true;
+    clearTimeout(job.timer);
+    job.signal?.removeEventListener('abort', job.onAbort);
+    if (error !== undefined) job.reject(error);
+    else job.resolve(value);
   }
-
-  private end(slot: Slot): void {
-    this.size--;
-    slot.worker.removeAllListeners('exit');
-    slot.worker.removeAllListeners('error');
-    slot.worker.on('error', () => undefined);
-    void slot.worker.terminate();
-  }
-
-  private settle(task: Task, error: Error | undefined, value?: unknown): void {
-    clearTimeout(task.timer);
-    task.signal?.removeEventListener('abort', task.onAbort);
-    task.slot = undefined;
-    if (error !== undefined) task.reject(error);
-    else {
-      this.counters.completed++;
-      task.resolve(value);
-    }
-  }
-}
-
-function rebuild(error: { status: number; code: string; message: string; details?: ErrorDetail[] }): ToolshedError {
-  return new ToolshedError(error.status, error.code, error.message, error.details);
-}
-
-const defaults: WorkerPoolOptions = { workers: 2, memoryMb: 512, maxQueue: 64, idleMs: 30_000 };
-
-/** The process-wide pool: the host's, handed to plugins as `context.runInWorker`. */
-let shared: WorkerPool | undefined;
-
-/** Sizes the process-wide pool (the kernel calls this at start-up); ends the current one's idle workers. */
-export function configureWorkerPool(options: Partial<WorkerPoolOptions>): void {
-  const previous = shared;
-  shared = new WorkerPool({ ...defaults, ...options });
-  void previous?.close();
-}
-
-/** The options a pool worker was given for its own, nested pool. */
-function inheritedOptions(): WorkerPoolOptions | undefined {
-  if (isMainThread) return undefined;
-  return (workerData as { toolshedPool?: WorkerPoolOptions } | null)?.toolshedPool;
-}
-
-/** The process-wide pool (in a pool worker: that worker's own one-thread pool). */
-export function workerPool(): WorkerPool {
-  return (shared ??= new WorkerPool(inheritedOptions() ?? defaults));
-}
-
-/**
- * Runs `module`'s export `exportName` with `args` in a worker of the shared pool and resolves to
- * what it returns (structured-cloned). An SDK error it throws (a 422) is rethrown here unchanged;
- * a full queue rejects with 503 `server_busy` (the kernel answers it with `Retry-After`); anything
- * else that stops an answer rejects with {@link WorkerJobError}.
- *
- * @example
- * const sql = await runInWorker<string>(new URL('./format.js', import.meta.url), 'formatSql', [text], {
- *   deadlineMs: 2000,
- *   signal: context.signal,
- * });
- */
-export function runInWorker<Result>(module: URL, exportName: string, args: readonly unknown[], options: RunInWorkerOptions): Promise<Result> {
-  return workerPool().run<Result>(module, exportName, args, options);
 }

@@ -3,7 +3,7 @@
 // the server can see its event loop.
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
-import { workerPool } from '../../kernel/pool/worker-pool.js';
+import { workerPool } from '../../kernel/pool/process-pool.js';
 import { validateCoreConfig } from '../../kernel/config.js';
 import { createLogger } from '../../kernel/logger.js';
 import { startToolshed } from '../../service/compose.js';
