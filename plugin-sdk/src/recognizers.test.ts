@@ -58,16 +58,19 @@ describe('operation io and recognizers', () => {
         { ...good, kind: 'Short Word', title: '' },
         { ...good, body: { text: 'x', nope: 1 } },
         { ...good, check: 'x' },
+        { ...good, field: 'nope' },
       ],
     });
-    assert.equal(problems.length, 7, problems.join('\n'));
+    assert.equal(problems.length, 8, problems.join('\n'));
     assert.match(problems[0]!, /recognizers\[0\]: pattern does not compile/);
     assert.equal(problems[1], 'operation "reverse": recognizers[1]: pattern must not use the g or y flag');
     assert.equal(problems[2], 'operation "reverse": recognizers[2]: kind must be a kebab-case name');
     assert.equal(problems[3], 'operation "reverse": recognizers[2]: title must be a name of 1 to 80 characters');
-    assert.equal(problems[4], 'operation "reverse": recognizers[3]: body must not set the main input field "text"');
+    assert.equal(problems[4], 'operation "reverse": recognizers[3]: body must not set the field "text" the input goes to');
     assert.equal(problems[5], 'operation "reverse": recognizers[3]: body field "nope" is not a property of the body schema');
     assert.equal(problems[6], 'operation "reverse": recognizers[4]: unknown field "check"');
+    assert.equal(problems[7], 'operation "reverse": recognizers[5]: field "nope" is not a property of the body schema');
+    assert.deepEqual(problemsWith({ io: { input: 'text' }, recognizers: [{ ...good, field: 'times', body: { text: '' } }] }), []);
   });
 
   it('keeps a RegExp pattern through a structured clone, as a worker-hosted manifest arrives', () => {

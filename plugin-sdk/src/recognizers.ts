@@ -32,7 +32,12 @@ export interface Recognizer {
   readonly pattern: RegExp | string;
   /** How sure a match (confirmed by running) makes identify, above 0 and at most 1. */
   readonly confidence: number;
-  /** Fields sent beside the main input when identify runs the operation (`{ from: 'csv', to: 'json' }`). */
+  /**
+   * The body field identify fills with the input; default `io.input`. regex-tester/test hands on
+   * its `text` in a recipe, but a pattern is what identify recognises.
+   */
+  readonly field?: string;
+  /** Fields sent beside the input when identify runs the operation (`{ from: 'csv', to: 'json' }`). */
   readonly body?: Readonly<Record<string, unknown>>;
 }
 
@@ -68,9 +73,14 @@ function patternProblems(where: string, pattern: unknown): string[] {
   }
 }
 
-function recognizerProblems(where: string, recognizer: unknown, bodyFields: readonly string[], input: string): string[] {
+function recognizerProblems(where: string, recognizer: unknown, bodyFields: readonly string[], mainInput: string): string[] {
   if (!isRecord(recognizer)) return [`${where} is not an object`];
   const problems: string[] = [];
+  let input = mainInput;
+  if (recognizer.field !== undefined) {
+    if (typeof recognizer.field !== 'string' || !bodyFields.includes(recognizer.field)) problems.push(`${where}: field ${JSON.stringify(recognizer.field)} is not a property of the body schema`);
+    else input = recognizer.field;
+  }
   if (typeof recognizer.kind !== 'string' || !kebabCase.test(recognizer.kind)) problems.push(`${where}: kind must be a kebab-case name`);
   if (typeof recognizer.title !== 'string' || recognizer.title.trim() === '' || recognizer.title.length > 80) {
     problems.push(`${where}: title must be a name of 1 to 80 characters`);
@@ -84,12 +94,12 @@ function recognizerProblems(where: string, recognizer: unknown, bodyFields: read
     if (!isRecord(recognizer.body)) problems.push(`${where}: body must be an object of body fields`);
     else {
       for (const key of Object.keys(recognizer.body)) {
-        if (key === input) problems.push(`${where}: body must not set the main input field "${key}"`);
+        if (key === input) problems.push(`${where}: body must not set the field "${key}" the input goes to`);
         else if (!bodyFields.includes(key)) problems.push(`${where}: body field "${key}" is not a property of the body schema`);
       }
     }
   }
-  const known = new Set(['kind', 'title', 'pattern', 'confidence', 'body']);
+  const known = new Set(['kind', 'title', 'pattern', 'confidence', 'field', 'body']);
   for (const key of Object.keys(recognizer)) if (!known.has(key)) problems.push(`${where}: unknown field "${key}"`);
   return problems;
 }
