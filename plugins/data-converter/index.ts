@@ -58,8 +58,11 @@ export default definePlugin({
       summary: 'Convert JSON, YAML or CSV text to JSON, YAML or CSV',
       io: { input: 'input', output: 'output' },
       recognizers: [
-        { kind: 'yaml', title: 'YAML', pattern: /^(?:---[ \t]*\r?\n)?(?:#.*\r?\n)*(?:[ \t]*(?:- )?[\w."'-]+:(?:[ \t].*)?\r?\n)+[ \t]*(?:- )?[\w."'-]+:/, confidence: 0.75, body: { from: 'yaml', to: 'json' } },
-        { kind: 'yaml', title: 'YAML list', pattern: /^(?:---[ \t]*\r?\n)?(?:- .*\r?\n)+- /, confidence: 0.6, body: { from: 'yaml', to: 'json' } },
+        { kind: 'yaml', title: 'YAML document', pattern: /^(?:#.*\r?\n)*---[ \t]*\r?\n[ \t]*(?:- )?[\w."'-]+:/, confidence: 0.8, body: { from: 'yaml', to: 'json' } },
+        { kind: 'yaml', title: 'YAML', pattern: /^(?:#.*\r?\n)*[\w."'-]+:[ \t]*\r?\n[ \t]+(?:- |[\w."'-]+:)/, confidence: 0.75, body: { from: 'yaml', to: 'json' } },
+        { kind: 'yaml', title: 'YAML', pattern: /^(?:#.*\r?\n)*(?:[\w."'-]+:[ \t].*\r?\n){2,}[\w."'-]+:/, confidence: 0.6, body: { from: 'yaml', to: 'json' } },
+        { kind: 'yaml', title: 'YAML list', pattern: /^(?:#.*\r?\n)*- [\w."'-]+:[\s\S]*\n- [\w."'-]+:/, confidence: 0.7, body: { from: 'yaml', to: 'json' } },
+        { kind: 'yaml', title: 'YAML list', pattern: /^(?:- .*\r?\n)+- /, confidence: 0.5, body: { from: 'yaml', to: 'json' } },
         { kind: 'csv', title: 'CSV', pattern: /^[\w".-][\w" .-]*(?:,[\w".-][\w" .-]*)+\r?\n[^\n]*,/, confidence: 0.75, body: { from: 'csv', to: 'json' } },
       ],
       description:

@@ -56,7 +56,7 @@ export default definePlugin({
       summary: 'Decode percent-escapes as UTF-8',
       io: { input: 'text', output: 'decoded' },
       recognizers: [
-        { kind: 'percent-encoding', title: 'Percent-encoded text', pattern: /^[^\s%]*%[0-9A-Fa-f]{2}[\S]*$/, confidence: 0.85 },
+        { kind: 'percent-encoding', title: 'Percent-encoded text', pattern: /^(?![a-z][a-z0-9+.-]*:\/\/)[^\s%]*%[0-9A-Fa-f]{2}\S*$/i, confidence: 0.85 },
       ],
       errors: ['invalid_encoding'],
       body: Type.Object(

@@ -67,7 +67,7 @@ export default definePlugin({
       recognizers: [
         { kind: 'uuid', title: 'UUID', pattern: /^(?:urn:uuid:)?\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i, confidence: 0.95 },
         { kind: 'uuid', title: 'UUID (no hyphens)', pattern: /^[0-9a-f]{12}[1-8][0-9a-f]{3}[89ab][0-9a-f]{15}$/i, confidence: 0.55 },
-        { kind: 'ulid', title: 'ULID', pattern: /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/i, confidence: 0.9 },
+        { kind: 'ulid', title: 'ULID', pattern: /^(?=.*[G-Zg-z])[0-7][0-9A-HJKMNP-TV-Z]{25}$/i, confidence: 0.9 },
       ],
       errors: ['invalid_id'],
       description:
