@@ -66,6 +66,11 @@ describe('checking a recipe before it runs', () => {
     assert.equal(checkRecipe(executor, { input: 'x', steps: Array.from({ length: 32 }, (_, index) => ({ operation: index % 2 === 0 ? 'base64/encode' : 'base64/decode' })) }).steps.length, 32);
   });
 
+  it('lets a rule across fields see a wired field as present (hash-generator: exactly one of text and dataBase64)', () => {
+    const plan = checkRecipe(executor, { input: 'a,b\n1,2\n', steps: [{ operation: 'data-converter/convert', body: { to: 'json' } }, { operation: 'hash-generator/hash', body: { algorithms: ['SHA-256'] } }] });
+    assert.deepEqual(plan.steps[1]!.wires, [{ at: ['text'], from: ['steps', '0', 'output'] }]);
+  });
+
   it('accepts a wired value whose source may fit (a number into a number-or-string field)', () => {
     const plan = checkRecipe(executor, { steps: [{ operation: 'percent-calculator/of', body: { percent: 50, base: 3400000000 } }, { operation: 'timestamp-converter/convert' }] });
     assert.deepEqual(plan.steps[1]!.wires, [{ at: ['input'], from: ['steps', '0', 'result'] }]);

@@ -58,15 +58,21 @@ function references(body: Record<string, unknown>): { at: string[]; pointer: str
   return found;
 }
 
-/** `body` without the wired places, for checking its literal values alone. */
-function withoutWired(body: Record<string, unknown>, wires: readonly Wire[]): Record<string, unknown> {
+const PLACEHOLDERS: Record<string, unknown> = { string: '', number: 0, boolean: false, object: {}, array: [], null: null };
+
+/**
+ * `body` with a stand-in of the right type at each wired place, for checking its literal values
+ * alone: a rule across fields ("exactly one of text and dataBase64") then sees the wired field
+ * present, and whatever is said of the wired places themselves is set aside.
+ */
+function withStandIns(body: Record<string, unknown>, wires: readonly Wire[], schema: unknown): Record<string, unknown> {
   const copy = structuredClone(body);
   for (const { at } of wires) {
     let parent: unknown = copy;
     for (const token of at.slice(0, -1)) parent = (parent as Record<string, unknown> | undefined)?.[token];
-    const last = at[at.length - 1]!;
-    if (Array.isArray(parent)) parent[Number(last)] = null;
-    else if (typeof parent === 'object' && parent !== null) delete (parent as Record<string, unknown>)[last];
+    if (typeof parent !== 'object' || parent === null) continue;
+    const type = [...jsonTypes(schemasAt(schema, at))][0] ?? 'string';
+    (parent as Record<string, unknown>)[at[at.length - 1]!] = structuredClone(PLACEHOLDERS[type]);
   }
   return copy;
 }
@@ -143,7 +149,7 @@ export function checkRecipe(executor: Executor, request: unknown): RecipePlan {
       if (problem !== undefined) details.push({ path: `/steps/${index}/body${formatPointer(wire.at)}`, message: problem });
     }
     const schema = compileSchema(operation.requestSchema as TSchema);
-    const literal = schema.withDefaults(withoutWired(body, wires));
+    const literal = schema.withDefaults(withStandIns(body, wires, operation.requestSchema));
     const wired = wires.map((wire) => formatPointer(wire.at));
     for (const problem of schema.problems(literal)) {
       if (wired.some((at) => problem.path === at || problem.path.startsWith(`${at}/`))) continue;
