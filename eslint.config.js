@@ -13,7 +13,7 @@ export default tseslint.config(
   },
   {
     // Service code logs through pino only: console output could carry request data.
-    files: ['kernel/**/*.ts', 'cli/**/*.ts', 'mcp/**/*.ts', 'tool-pages/**/*.ts', 'plugins/**/*.ts', 'plugin-sdk/src/**/*.ts'],
+    files: ['kernel/**/*.ts', 'cli/**/*.ts', 'mcp/**/*.ts', 'recipes/**/*.ts', 'tool-pages/**/*.ts', 'plugins/**/*.ts', 'plugin-sdk/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-console': 'error' },
   },

@@ -12,7 +12,7 @@
 import Koa from './vendor/koa.js';
 import { keyIndex } from './api-keys.js';
 import type { Config } from './config.js';
-import type { Executor } from './executor.js';
+import type { HostExecutor } from './executor.js';
 import type { HttpBodies } from './http-body.js';
 import type { Logger } from './logger.js';
 import { identify, refuseBadCredentials } from './middleware/auth.js';
@@ -34,7 +34,7 @@ export const API_VERSION = '1.0.0';
 
 export interface AppOptions {
   readonly config: Config;
-  readonly executor: Executor;
+  readonly executor: HostExecutor;
   readonly bodies: HttpBodies;
   /** The OpenAPI document, served at /v1/openapi.json. */
   readonly document: Record<string, unknown>;
@@ -49,7 +49,7 @@ export interface AppOptions {
 }
 
 /** Every path the service answers, computed once. */
-export function buildRoutes(executor: Executor, document: Record<string, unknown>, doors: readonly FrontDoor[] = []): Map<string, Route> {
+export function buildRoutes(executor: HostExecutor, document: Record<string, unknown>, doors: readonly FrontDoor[] = []): Map<string, Route> {
   const routes = new Map<string, Route>();
   routes.set('/healthz', { method: 'GET', public: true, json: JSON.stringify({ status: 'ok' }) });
   routes.set('/v1/openapi.json', { method: 'GET', public: false, json: JSON.stringify(document) });

@@ -5,7 +5,7 @@
  * the worker pool once it is large or its plugin is contained), the deadline (504), the answer
  * check, the answer cap (422 `output_too_large`) and the byte budgets (503).
  */
-import { isToolshedError, type TSchema } from '@toolshed/plugin-sdk';
+import { isToolshedError, type OperationDefinition, type TSchema } from '@toolshed/plugin-sdk';
 import type { Config } from './config.js';
 import { OPERATION_TIMEOUT, operationTimeout, runOnPool, withinDeadline } from './deadline.js';
 import { HandlerContext } from './handler-context.js';
@@ -40,8 +40,8 @@ export interface OperationInfo {
   readonly errors: Readonly<Record<string, string>>;
   /** It calls a network upstream (DNS, currency rates): never run speculatively. */
   readonly upstream: boolean;
-  /** The manifest's definition of the operation (new manifest fields appear here). */
-  readonly definition: RegisteredOperation['operation']['definition'];
+  /** The manifest's definition of the operation, as data: no handler (new manifest fields appear here). */
+  readonly definition: Omit<OperationDefinition, 'handler'>;
 }
 
 /** One run. `body` is the JSON value, or `{ bytes }`: the raw JSON bytes as a client sent them. */
@@ -79,6 +79,10 @@ export interface Executor {
   nearest(name: string): string | undefined;
   /** Runs one operation; rejects with a ToolshedError (status, code, message, details) for every refusal. */
   run(request: RunRequest): Promise<RunAnswer>;
+}
+
+/** The executor as the host's HTTP side uses it besides: 404 messages, the byte budgets and caps. */
+export interface HostExecutor extends Executor {
   /** The message of a 404 for a path under /v1 (names a likely operation, or a switched-off group). */
   notFoundMessage(path: string): string;
   /** Body bytes being read and answer bytes being sent, over all requests (HTTP front doors take from them). */
@@ -157,7 +161,7 @@ function tooLarge(bytes: number, limit: number): UnprocessableError {
   return new UnprocessableError('output_too_large', `The answer would be ${bytes} bytes; at most ${limit} are sent`);
 }
 
-export function createExecutor(options: ExecutorOptions): Executor {
+export function createExecutor(options: ExecutorOptions): HostExecutor {
   const { registry, config, logger, watchdog } = options;
   const now = options.now ?? (() => new Date());
   const bodyLimit = options.bodyLimit ?? BODY_LIMIT;

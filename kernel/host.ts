@@ -4,7 +4,7 @@
  * `toolshed call` and MCP over stdio open one; the HTTP service opens one beside its server.
  */
 import type { Config } from './config.js';
-import { createExecutor, type Executor } from './executor.js';
+import { createExecutor, type HostExecutor } from './executor.js';
 import { describeFailure, type Logger } from './logger.js';
 import { configureWorkerPool, workerPool } from './pool/process-pool.js';
 import { type WorkerPoolStats } from './pool/worker-pool.js';
@@ -15,7 +15,7 @@ export interface Host {
   readonly config: Config;
   readonly logger: Logger;
   readonly registry: Registry;
-  readonly executor: Executor;
+  readonly executor: HostExecutor;
   readonly watchdog: EventLoopWatchdog;
   /** The worker pool's counters (for /metrics and tests). */
   poolStats(): WorkerPoolStats;

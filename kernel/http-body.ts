@@ -4,7 +4,7 @@
  * shared sending budget (503), and both budgets are given back when the response closes.
  */
 import { budgetSpent } from './byte-budget.js';
-import { LONG_ANSWER_CHARS, type Executor } from './executor.js';
+import { LONG_ANSWER_CHARS, type HostExecutor } from './executor.js';
 import { parseJsonObject, readJsonBytes } from './middleware/body.js';
 import { JSON_TYPE, type KernelContext } from './types.js';
 
@@ -21,7 +21,7 @@ export interface HttpBodies {
 
 const held = new WeakMap<KernelContext, { sent: number }>();
 
-export function httpBodies(executor: Pick<Executor, 'budgets' | 'bodyLimit'>): HttpBodies {
+export function httpBodies(executor: Pick<HostExecutor, 'budgets' | 'bodyLimit'>): HttpBodies {
   const { reading, sending } = executor.budgets;
   return {
     async read(ctx) {

@@ -3,12 +3,12 @@
  * route, a front door's own answer (MCP at /mcp), or, for an operation, its body read and run
  * through the executor, the one way every front door runs an operation.
  */
-import type { Executor } from '../executor.js';
+import type { HostExecutor } from '../executor.js';
 import { HttpError } from '../http-error.js';
 import type { HttpBodies } from '../http-body.js';
 import { JSON_TYPE, type KernelMiddleware } from '../types.js';
 
-export function dispatch(executor: Executor, bodies: HttpBodies): KernelMiddleware {
+export function dispatch(executor: HostExecutor, bodies: HttpBodies): KernelMiddleware {
   return async function answerRoute(ctx, next) {
     const route = ctx.state.route;
     if (route === undefined) throw new HttpError(404, 'not_found', executor.notFoundMessage(ctx.path));

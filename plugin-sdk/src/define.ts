@@ -10,6 +10,7 @@ import { findOpenObjects, findUnboundedFields } from './schema-rules.js';
 import { schemaKeywordProblems } from './schema-keywords.js';
 import { SDK_VERSION } from './version.js';
 import type { RunInWorker } from './worker-errors.js';
+import { recognitionProblems, type OperationIo, type Recognizer } from './recognizers.js';
 
 /** What a handler gets besides its input: never Koa's context, headers or status codes. */
 export interface OperationContext<Config = unknown> {
@@ -46,6 +47,13 @@ export interface OperationExample<Response = unknown> {
 export interface OperationDefinition<Body extends TObject = TObject, Response extends TSchema = TSchema, Config = unknown> {
   /** One line for the OpenAPI document. */
   readonly summary: string;
+  /**
+   * The main input and output fields (base64/decode: `{ input: 'base64', output: 'text' }`). A recipe
+   * step that does not set its main input gets the previous value there, and hands its main output on.
+   */
+  readonly io?: OperationIo;
+  /** How identify recognises input this operation takes (needs `io.input`); see {@link Recognizer}. */
+  readonly recognizers?: readonly Recognizer[];
   /** Longer explanation (Markdown) for the OpenAPI document. */
   readonly description?: string;
   /**
@@ -222,6 +230,7 @@ function operationProblems(name: string, operation: unknown, pluginCodes: unknow
   problems.push(...schemaProblems(`${where}: body`, operation.body, true));
   if (options.requireBounds === true && isRecord(operation.body)) problems.push(...findUnboundedFields(operation.body).map((problem) => `${where}: body ${problem}`));
   problems.push(...schemaProblems(`${where}: response`, operation.response, false));
+  problems.push(...recognitionProblems(where, operation));
   const examples = operation.examples;
   if (!Array.isArray(examples) || examples.length === 0) problems.push(`${where}: at least one example is required`);
   else if (!examples.every((example) => isRecord(example) && isRecord(example.body) && 'response' in example)) {

@@ -19,6 +19,7 @@ export {
   type OperationContext,
   type OperationExample,
 } from './define.js';
+export { RECOGNIZER_SAMPLE_CHARS, MAX_RECOGNIZERS, type OperationIo, type Recognizer } from './recognizers.js';
 export {
   ToolshedError,
   InputError,

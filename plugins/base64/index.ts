@@ -14,6 +14,7 @@ export default definePlugin({
   operations: {
     encode: defineOperation({
       summary: 'Encode UTF-8 text as Base64',
+      io: { input: 'text', output: 'base64' },
       errors: [],
       // One pass over the bytes: 256 KiB cost the main thread ~1 ms (workers.linearOffloadBytes).
       cost: 'linear',
@@ -33,6 +34,11 @@ export default definePlugin({
     }),
     decode: defineOperation({
       summary: 'Decode Base64 (either alphabet) to UTF-8 text',
+      io: { input: 'base64', output: 'text' },
+      recognizers: [
+        { kind: 'base64', title: 'Base64', pattern: /^(?=[A-Za-z0-9+/\s]*[0-9+/=]|[\s\S]*[a-z][\s\S]*[A-Z])[A-Za-z0-9+/\r\n]{8,}={0,2}$/, confidence: 0.7 },
+        { kind: 'base64url', title: 'Base64url', pattern: /^(?=[\w-]*[-_])[A-Za-z0-9_-]{8,}$/, confidence: 0.7 },
+      ],
       errors: ['invalid_base64', 'invalid_utf8'],
       cost: 'linear',
       body: Type.Object(

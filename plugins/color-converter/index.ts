@@ -26,6 +26,12 @@ export default definePlugin({
   operations: {
     convert: defineOperation({
       summary: 'Convert a CSS colour to hex, rgb, hsl, hsv, oklch and cmyk',
+      io: { input: 'color', output: 'hex' },
+      recognizers: [
+        { kind: 'css-color', title: 'CSS colour (hex)', pattern: /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, confidence: 0.9 },
+        { kind: 'css-color', title: 'CSS colour (function)', pattern: /^(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color)\([^()]*\)$/i, confidence: 0.9 },
+        { kind: 'css-color', title: 'CSS colour (named)', pattern: /^[a-z]{3,20}$/i, confidence: 0.5 },
+      ],
       errors: ['invalid_color'],
       description:
         'The colour is trimmed and read case-insensitively. sRGB notations (hex, rgb(), hsl(), hwb(), names) ' +

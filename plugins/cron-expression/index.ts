@@ -16,6 +16,10 @@ export default definePlugin({
   operations: {
     explain: defineOperation({
       summary: 'Normalize, describe and schedule a cron expression',
+      io: { input: 'expression', output: 'description' },
+      recognizers: [
+        { kind: 'cron', title: 'Cron expression', pattern: /^(?:@(?:yearly|annually|monthly|weekly|daily|hourly)|[\d*?][\d*/,?LW#-]*(?:\s+(?:[\d*?][\d*/,?LW#-]*|[A-Za-z]{3}(?:[-,][A-Za-z]{3})*)){4,5})$/, confidence: 0.9 },
+      ],
       deterministic: false, // the next runs count from now when `from` is left out
       description:
         'Five fields (minute hour day-of-month month day-of-week; `*`, numbers, names, `a-b`, `*/s`, `a-b/s`, lists) ' +

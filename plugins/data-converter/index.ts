@@ -56,6 +56,15 @@ export default definePlugin({
   operations: {
     convert: defineOperation({
       summary: 'Convert JSON, YAML or CSV text to JSON, YAML or CSV',
+      io: { input: 'input', output: 'output' },
+      recognizers: [
+        { kind: 'yaml', title: 'YAML document', pattern: /^(?:#.*\r?\n)*---[ \t]*\r?\n[ \t]*(?:- )?[\w."'-]+:/, confidence: 0.8, body: { from: 'yaml', to: 'json' } },
+        { kind: 'yaml', title: 'YAML', pattern: /^(?:#.*\r?\n)*[\w."'-]+:[ \t]*\r?\n[ \t]+(?:- |[\w."'-]+:)/, confidence: 0.75, body: { from: 'yaml', to: 'json' } },
+        { kind: 'yaml', title: 'YAML', pattern: /^(?:#.*\r?\n)*(?:[\w."'-]+:[ \t].*\r?\n){2,}[\w."'-]+:/, confidence: 0.6, body: { from: 'yaml', to: 'json' } },
+        { kind: 'yaml', title: 'YAML list', pattern: /^(?:#.*\r?\n)*- [\w."'-]+:[\s\S]*\n- [\w."'-]+:/, confidence: 0.7, body: { from: 'yaml', to: 'json' } },
+        { kind: 'yaml', title: 'YAML list', pattern: /^(?:- .*\r?\n)+- /, confidence: 0.5, body: { from: 'yaml', to: 'json' } },
+        { kind: 'csv', title: 'CSV', pattern: /^[\w".-][\w" .-]*(?:,[\w".-][\w" .-]*)+\r?\n[^\n]*,/, confidence: 0.75, body: { from: 'csv', to: 'json' } },
+      ],
       description:
         'auto detects JSON when the text parses as JSON, else CSV when one delimiter (comma, semicolon, tab, pipe) gives every record the same number of fields (more than one), else YAML. ' +
         'Numbers keep their digits; CSV cells stay strings. To CSV: an object is one row, an array of objects is rows under the union of their keys (nested objects flattened with dotted names, arrays as JSON text), an array of arrays is rows without a header. ' +

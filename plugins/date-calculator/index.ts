@@ -64,6 +64,7 @@ export default definePlugin({
     }),
     add: defineOperation({
       summary: 'Add days, weeks, months, years or workdays to a date',
+      io: { input: 'date', output: 'date' },
       errors: ['date_out_of_range'],
       description:
         'Months and years clamp to the last day of the target month (2024-01-31 + 1 month = 2024-02-29). Workdays ' +

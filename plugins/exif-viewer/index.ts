@@ -60,6 +60,7 @@ export default definePlugin({
   operations: {
     read: defineOperation({
       summary: 'List the metadata of an image',
+      io: { input: 'dataBase64', output: 'tags' },
       errors: ['invalid_base64', 'unsupported_format', 'invalid_image', 'image_too_complex'],
       description:
         'EXIF tags exifr decodes, grouped (camera, capture, location, image, software, author), with dates as written in the file; ' +
@@ -87,6 +88,7 @@ export default definePlugin({
     }),
     strip: defineOperation({
       summary: 'Remove the metadata of an image, keeping the image data and the orientation',
+      io: { input: 'dataBase64', output: 'dataBase64' },
       errors: ['invalid_base64', 'unsupported_format', 'invalid_image', 'image_too_complex'],
       description:
         'Rewrites JPEG segments, PNG chunks or WebP chunks: image data is copied byte for byte, metadata blocks are dropped, and an orientation other than 1 is kept in a minimal EXIF block.',

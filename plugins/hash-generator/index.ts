@@ -31,6 +31,7 @@ export default definePlugin({
   operations: {
     hash: defineOperation({
       summary: 'Hash UTF-8 text or Base64 data with one or more algorithms',
+      io: { input: 'text', output: 'hashes' },
       // One pass per algorithm: 256 KiB with all five cost the main thread ~5 ms (workers.linearOffloadBytes).
       cost: 'linear',
       description: 'Give exactly one of `text` and `dataBase64` (the schema\'s `oneOf`); both or neither is a 400 naming both fields.',

@@ -64,6 +64,10 @@ export default definePlugin({
   operations: {
     format: defineOperation({
       summary: 'Pretty-print JSON text',
+      io: { input: 'json', output: 'json' },
+      recognizers: [
+        { kind: 'json', title: 'JSON', pattern: /^(?:\{\s*(?:"|\})|\[\s*(?:["{[\d-]|true|false|null|\]))/, confidence: 0.9 },
+      ],
       errors: ['invalid_json_input', 'output_too_large', 'input_too_complex'],
       description:
         'Numbers and strings keep their source text (`1.000`, big integers and escapes are not rewritten); duplicate and ' +
@@ -115,6 +119,7 @@ export default definePlugin({
     }),
     minify: defineOperation({
       summary: 'Remove all whitespace outside strings',
+      io: { input: 'json', output: 'json' },
       errors: ['invalid_json_input', 'input_too_complex'],
       description: 'Numbers and strings keep their source text; duplicate and `__proto__` members are kept.',
       body: Type.Object({ json: jsonText, sortKeys }, closed),
@@ -130,6 +135,7 @@ export default definePlugin({
     }),
     validate: defineOperation({
       summary: 'Check JSON text against RFC 8259',
+      io: { input: 'json', output: 'valid' },
       errors: ['input_too_complex'],
       description:
         'Invalid text is a 200 answer with `valid: false` and the first problem, with its 1-based line and column (columns ' +

@@ -54,6 +54,11 @@ export default definePlugin({
   operations: {
     decode: defineOperation({
       summary: 'Decode a JWT without verifying it',
+      io: { input: 'token', output: 'payload' },
+      recognizers: [
+        { kind: 'jwt', title: 'JSON Web Token', pattern: /^(?:bearer\s+)?eyJ[\w-]*\.eyJ[\w-]*\.[\w-]*$/i, confidence: 0.97 },
+        { kind: 'jwt', title: 'JSON Web Token', pattern: /^(?:bearer\s+)?eyJ[\w-]*\.[\w-]+\.[\w-]*$/i, confidence: 0.9 },
+      ],
       deterministic: false, // the token status (expired, not yet valid) depends on the clock
       errors: ['invalid_token'],
       description: 'Exactly three dot-separated parts. Time claims that are not numbers are left out of `times` and ignored by `status`.',
@@ -75,6 +80,7 @@ export default definePlugin({
     }),
     verify: defineOperation({
       summary: 'Verify the signature of a JWT',
+      io: { input: 'token', output: 'payload' },
       deterministic: false, // the token status (expired, not yet valid) depends on the clock
       errors: ['invalid_token', 'invalid_key', 'key_mismatch', 'key_not_found', 'unsupported_algorithm'],
       description:

@@ -13,6 +13,7 @@ export default definePlugin({
   operations: {
     generate: defineOperation({
       summary: 'Generate an exact number of lorem ipsum paragraphs, sentences or words',
+      io: { output: 'text' },
       deterministic: false, // random text
       description:
         'Paragraphs have 4–7 sentences, sentences 6–14 words and end with a period. `count` is at most 200 for ' +

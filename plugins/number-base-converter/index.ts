@@ -18,6 +18,12 @@ export default definePlugin({
   operations: {
     convert: defineOperation({
       summary: 'Convert an integer of any size between bases',
+      io: { input: 'value', output: 'results' },
+      recognizers: [
+        { kind: 'hex-number', title: 'Hexadecimal number (0x)', pattern: /^[-+]?0x[0-9a-f]+(?:[_' ][0-9a-f]+)*$/i, confidence: 0.9 },
+        { kind: 'binary-number', title: 'Binary number (0b)', pattern: /^[-+]?0b[01]+(?:[_' ][01]+)*$/i, confidence: 0.9 },
+        { kind: 'octal-number', title: 'Octal number (0o)', pattern: /^[-+]?0o[0-7]+(?:[_' ][0-7]+)*$/i, confidence: 0.9 },
+      ],
       errors: ['invalid_number'],
       description:
         'The value may carry a sign, single separators between digits (space, `_`, `\'`, `,`) and a 0x/0b/0o ' +
@@ -68,6 +74,10 @@ export default definePlugin({
     }),
     roman: defineOperation({
       summary: 'Roman numerals both ways (1–3999)',
+      io: { input: 'value', output: 'number' },
+      recognizers: [
+        { kind: 'roman-numeral', title: 'Roman numeral', pattern: /^(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/, confidence: 0.8 },
+      ],
       errors: ['invalid_roman'],
       description: 'A number gives its canonical numeral; a numeral (any case) gives its number. Non-canonical numerals such as IIII or IC are 422 invalid_roman.',
       body: Type.Object(

@@ -27,6 +27,7 @@ export default definePlugin({
   operations: {
     password: defineOperation({
       summary: 'Generate random passwords',
+      io: { output: 'passwords' },
       deterministic: false, // random
       description:
         `Each selected class appears at least once; every such password is equally likely. Symbols: \`${SYMBOLS}\` ` +
@@ -66,6 +67,7 @@ export default definePlugin({
     }),
     passphrase: defineOperation({
       summary: "Generate Diceware passphrases from EFF's large word list",
+      io: { output: 'passwords' },
       deterministic: false, // random
       description:
         "Words are drawn independently from EFF's large word list (7776 words, log2(7776) ≈ 12.925 bits each; " +

@@ -21,6 +21,7 @@ export default definePlugin({
   operations: {
     of: defineOperation({
       summary: 'percent % of base',
+      io: { output: 'result' },
       errors: ['result_not_finite'],
       description: 'result = percent · base / 100, rounded to 10 decimal places.',
       body: numbers({ percent: Type.Number(), base: Type.Number() }),
@@ -30,6 +31,7 @@ export default definePlugin({
     }),
     ratio: defineOperation({
       summary: 'What percent part is of whole',
+      io: { output: 'result' },
       errors: ['division_by_zero', 'result_not_finite'],
       description: 'result = part / whole · 100, rounded to 10 decimal places; a zero whole is 422 division_by_zero.',
       body: numbers({ part: Type.Number(), whole: Type.Number() }),
@@ -39,6 +41,7 @@ export default definePlugin({
     }),
     base: defineOperation({
       summary: 'The base value of which part is percent %',
+      io: { output: 'result' },
       errors: ['division_by_zero', 'result_not_finite'],
       description: 'result = part · 100 / percent, rounded to 10 decimal places; a zero percent is 422 division_by_zero.',
       body: numbers({
@@ -51,6 +54,7 @@ export default definePlugin({
     }),
     change: defineOperation({
       summary: 'Percentage change from one value to another',
+      io: { output: 'result' },
       errors: ['division_by_zero', 'result_not_finite'],
       description: 'result = (to − from) / |from| · 100, rounded to 10 decimal places; a zero from is 422 division_by_zero.',
       body: numbers({ from: Type.Number(), to: Type.Number() }),
@@ -60,6 +64,7 @@ export default definePlugin({
     }),
     apply: defineOperation({
       summary: 'Add (or, with a negative percent, subtract) a percentage',
+      io: { output: 'result' },
       errors: ['result_not_finite'],
       description: 'result = base · (1 + percent / 100), rounded to 10 decimal places.',
       body: numbers({ base: Type.Number(), percent: Type.Number({ description: 'Negative for discounts' }) }),
@@ -72,6 +77,7 @@ export default definePlugin({
     }),
     vat: defineOperation({
       summary: 'Net, VAT and gross amounts, to the cent',
+      io: { input: 'amount', output: 'gross' },
       errors: ['result_not_finite'],
       description:
         'The given amount is rounded to cents; the other is computed from it (gross = net · (1 + rate/100), ' +

@@ -125,6 +125,7 @@ export default definePlugin({
   operations: {
     create: defineOperation({
       summary: 'Encode text, a Wi-Fi network, a contact (vCard) or an email (mailto:) as a QR code',
+      io: { input: 'content', output: 'svg' },
       errors: ['data_too_long', 'invalid_text'],
       description:
         'wifi: `WIFI:T:<security>;S:<ssid>;P:<password>;H:true;;` with `\\ ; , : "` escaped, P left out when ' +
@@ -153,6 +154,7 @@ export default definePlugin({
     }),
     text: defineOperation({
       summary: 'Encode a text or link as a QR code',
+      io: { input: 'text', output: 'svg' },
       errors: ['data_too_long', 'invalid_text'],
       body: Type.Object({ text: Type.String({ minLength: 1, description: 'A link or any text' }), ...sharedOptions }, closed),
       response: Type.Object({ svg: Type.String({ contentMediaType: 'image/svg+xml', description: 'SVG markup (viewBox in modules, no fixed size)' }) }, closed),

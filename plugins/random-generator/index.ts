@@ -19,6 +19,7 @@ export default definePlugin({
   operations: {
     numbers: defineOperation({
       summary: 'Random integers in [min, max]',
+      io: { output: 'numbers' },
       deterministic: false, // random
       errors: ['range_too_small'],
       description: 'Uniform (no modulo bias) over the whole range, which may span ±(2^53 − 1). min > max is a 400.',
@@ -75,6 +76,7 @@ export default definePlugin({
     }),
     pick: defineOperation({
       summary: 'Draw distinct items (without replacement)',
+      io: { input: 'items', output: 'picked' },
       deterministic: false, // random
       errors: ['not_enough_items', 'output_too_large'],
       description: `Items are drawn by position: a value listed twice can be drawn twice. ${capNote}`,
@@ -91,6 +93,7 @@ export default definePlugin({
     }),
     shuffle: defineOperation({
       summary: 'Shuffle a list',
+      io: { input: 'items', output: 'items' },
       deterministic: false, // random
       errors: ['output_too_large'],
       description: `Every order is equally likely (Fisher–Yates). ${capNote}`,
@@ -101,6 +104,7 @@ export default definePlugin({
     }),
     teams: defineOperation({
       summary: 'Split a list into random teams',
+      io: { input: 'items', output: 'teams' },
       deterministic: false, // random
       errors: ['output_too_large'],
       description:

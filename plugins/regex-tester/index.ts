@@ -59,6 +59,11 @@ export default definePlugin({
   operations: {
     test: defineOperation({
       summary: 'Run a regular expression over a text',
+      io: { input: 'text', output: 'matches' },
+      recognizers: [
+        { kind: 'regex', title: 'Regular expression', pattern: /^\^(?=[\s\S]*(?:\\[dwsbDWSB]|\[[^\]]+\]|\(\?|[+*?]|\{\d+(?:,\d*)?\}))[\s\S]*\$$/, confidence: 0.85, field: 'pattern', body: { text: '' } },
+        { kind: 'regex', title: 'Regular expression', pattern: /^(?=[\s\S]*(?:\\[dwsbDWSB]|\(\?[:=!<]))(?=[\s\S]*[+*?}\]])\S+$/, confidence: 0.6, field: 'pattern', body: { text: '' } },
+      ],
       description:
         'JavaScript semantics (flags d, g, i, m, s, u, v, y). Without `g` at most one match. `replaced` is present only when `replacement` is given; it supports $1, $<name>, $& and the other JavaScript patterns.',
       body: Type.Object(

@@ -13,6 +13,7 @@ export default definePlugin({
   operations: {
     slugify: defineOperation({
       summary: 'Turn text into a URL slug',
+      io: { input: 'text', output: 'slug' },
       description:
         'Transliterates to ASCII (`german`: ä→ae, ö→oe, ü→ue, ß→ss; otherwise accents are dropped, ä→a), ' +
         'replaces everything but letters and digits with single separators, and cuts at the last separator ' +

@@ -46,6 +46,11 @@ export default definePlugin({
   operations: {
     format: defineOperation({
       summary: 'Format SQL: one clause or item per line, indented',
+      io: { input: 'sql', output: 'sql' },
+      recognizers: [
+        { kind: 'sql', title: 'SQL', pattern: /^(?:--.*\r?\n|\/\*[\s\S]*?\*\/\s*)*(?:SELECT\s[\s\S]*?\sFROM\s|INSERT\s+INTO\s|UPDATE\s+\S+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(?:TABLE|(?:UNIQUE\s+)?INDEX|VIEW|SCHEMA|DATABASE)\s|ALTER\s+TABLE\s|DROP\s+(?:TABLE|INDEX|VIEW)\s|WITH\s+\w+\s+AS\s*\()/, confidence: 0.85 },
+        { kind: 'sql', title: 'SQL', pattern: /^(?:select\s+[\w*.,\s()]+\s+from\s+\w+|insert\s+into\s+\w+\s*\(|update\s+\w+\s+set\s+\w+\s*=|delete\s+from\s+\w+\s+where\s)/i, confidence: 0.6 },
+      ],
       errors: ['invalid_sql', 'input_too_complex'],
       description:
         'Formatting uses sql-formatter; `tsql` is its `transactsql`. keywordCase applies to reserved words and data types; ' +
@@ -86,6 +91,7 @@ export default definePlugin({
     }),
     minify: defineOperation({
       summary: 'Minify SQL to one line without comments',
+      io: { input: 'sql', output: 'sql' },
       errors: ['invalid_sql'],
       description:
         'Whitespace outside literals collapses to one space (none after `(` or before `,` `;` `)`); comments go, except ' +

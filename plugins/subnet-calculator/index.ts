@@ -30,6 +30,11 @@ export default definePlugin({
   operations: {
     calculate: defineOperation({
       summary: 'Describe an IPv4 network and optionally split it into smaller subnets',
+      io: { input: 'address', output: 'cidr' },
+      recognizers: [
+        { kind: 'ipv4-cidr', title: 'IPv4 CIDR block', pattern: /^(?:\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/, confidence: 0.95 },
+        { kind: 'ipv4', title: 'IPv4 address', pattern: /^(?:\d{1,3}\.){3}\d{1,3}$/, confidence: 0.9 },
+      ],
       description:
         'Host bits in the address are allowed and echoed as `address`; `type` and `class` describe that address. ' +
         'Octets are 0–255 without leading zeros. `reverseDns` is the in-addr.arpa zone on the nearest octet ' +

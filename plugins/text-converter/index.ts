@@ -22,6 +22,7 @@ export default definePlugin({
   operations: {
     encode: defineOperation({
       summary: 'Write the UTF-8 bytes of text as numbers',
+      io: { input: 'text', output: 'bytes' },
       errors: ['invalid_text', 'output_too_large'],
       body: Type.Object(
         {
@@ -48,6 +49,11 @@ export default definePlugin({
     }),
     decode: defineOperation({
       summary: 'Read byte numbers back into UTF-8 text',
+      io: { input: 'bytes', output: 'text' },
+      recognizers: [
+        { kind: 'binary-bytes', title: 'Binary bytes', pattern: /^[01]{8}(?:[\s,:]*[01]{8})*$/, confidence: 0.85, body: { format: 'binary' } },
+        { kind: 'hex-bytes', title: 'Hex bytes', pattern: /^(?=[\s\S]*[a-fA-F])[0-9a-fA-F]{2}(?:[\s,:-]?[0-9a-fA-F]{2}){3,}$/, confidence: 0.8, body: { format: 'hex' } },
+      ],
       errors: ['invalid_bytes', 'invalid_utf8'],
       description:
         'Separators: space, tab, newline, comma and colon, mixed and repeated. Hex and binary may also come ' +

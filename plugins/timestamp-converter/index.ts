@@ -97,6 +97,15 @@ export default definePlugin({
   operations: {
     convert: defineOperation({
       summary: 'Convert a Unix timestamp or a date string to ISO 8601, RFC 2822, local time, Unix units and relative text',
+      io: { input: 'input', output: 'iso' },
+      recognizers: [
+        { kind: 'unix-timestamp', title: 'Unix timestamp (seconds)', pattern: /^-?[1-9]\d{8,9}$/, confidence: 0.8 },
+        { kind: 'unix-timestamp', title: 'Unix timestamp (milliseconds)', pattern: /^-?[1-9]\d{11,12}$/, confidence: 0.8 },
+        { kind: 'unix-timestamp', title: 'Unix timestamp (microseconds)', pattern: /^-?[1-9]\d{14,15}$/, confidence: 0.75 },
+        { kind: 'unix-timestamp', title: 'Unix timestamp (nanoseconds)', pattern: /^-?[1-9]\d{17,18}$/, confidence: 0.75 },
+        { kind: 'iso-8601-date', title: 'ISO 8601 date', pattern: /^[+-]?\d{4,6}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i, confidence: 0.9 },
+        { kind: 'rfc-2822-date', title: 'RFC 2822 date', pattern: /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),\s*)?\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{2,4}\s+\d{2}:\d{2}(?::\d{2})?\s+(?:[+-]\d{4}|UT|GMT|[ECMP][SD]T|[A-IK-Z])$/i, confidence: 0.9 },
+      ],
       deterministic: false, // "now" and relative answers read the clock
       description:
         'A number or a string of digits is a Unix timestamp; with `unit` `auto` its magnitude picks the unit (|n| < 1e11 s, ' +

@@ -25,6 +25,7 @@ export default definePlugin({
   operations: {
     encode: defineOperation({
       summary: 'Percent-encode text as UTF-8',
+      io: { input: 'text', output: 'encoded' },
       errors: ['invalid_text'],
       description:
         '`component` escapes like `encodeURIComponent` (also `& = ? /`); `full` like `encodeURI`, keeping ' +
@@ -53,6 +54,10 @@ export default definePlugin({
     }),
     decode: defineOperation({
       summary: 'Decode percent-escapes as UTF-8',
+      io: { input: 'text', output: 'decoded' },
+      recognizers: [
+        { kind: 'percent-encoding', title: 'Percent-encoded text', pattern: /^(?![a-z][a-z0-9+.-]*:\/\/)[^\s%]*%[0-9A-Fa-f]{2}\S*$/i, confidence: 0.85 },
+      ],
       errors: ['invalid_encoding'],
       body: Type.Object(
         {
@@ -70,6 +75,10 @@ export default definePlugin({
     }),
     parse: defineOperation({
       summary: 'Split an absolute URL into its parts and query parameters',
+      io: { input: 'url', output: 'params' },
+      recognizers: [
+        { kind: 'url', title: 'URL', pattern: /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+[^\s]*$/i, confidence: 0.9 },
+      ],
       errors: ['invalid_url', 'url_too_long', 'host_too_long', 'output_too_large'],
       description:
         'WHATWG URL parsing; nothing is fetched. `parts` come in the order protocol, username, password, host, ' +

@@ -15,6 +15,7 @@ export default definePlugin({
   operations: {
     generate: defineOperation({
       summary: 'Generate UUIDs (v4 random, v7 time-ordered) or ULIDs',
+      io: { output: 'ids' },
       deterministic: false, // random and time-based ids
       errors: [],
       description:
@@ -62,6 +63,12 @@ export default definePlugin({
     }),
     decode: defineOperation({
       summary: 'Decode a UUID or ULID: normalized form, version, variant, timestamp',
+      io: { input: 'id', output: 'normalized' },
+      recognizers: [
+        { kind: 'uuid', title: 'UUID', pattern: /^(?:urn:uuid:)?\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i, confidence: 0.95 },
+        { kind: 'uuid', title: 'UUID (no hyphens)', pattern: /^[0-9a-f]{12}[1-8][0-9a-f]{3}[89ab][0-9a-f]{15}$/i, confidence: 0.55 },
+        { kind: 'ulid', title: 'ULID', pattern: /^(?=.*[G-Zg-z])[0-7][0-9A-HJKMNP-TV-Z]{25}$/i, confidence: 0.9 },
+      ],
       errors: ['invalid_id'],
       description:
         'Accepts a UUID with or without hyphens, in braces or after `urn:uuid:`, any case; or a ULID. `version` is the ' +

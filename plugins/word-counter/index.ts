@@ -59,6 +59,7 @@ export default definePlugin({
   operations: {
     stats: defineOperation({
       summary: 'Count characters (grapheme clusters), words, sentences, paragraphs and lines; reading and speaking time; top words',
+      io: { input: 'text', output: 'words' },
       errors: ['text_too_complex'],
       description:
         'Words are Unicode word segments (Intl.Segmenter), compared in lowercase. Letters in `avgWordLength` and ' +
@@ -115,6 +116,7 @@ export default definePlugin({
     }),
     transform: defineOperation({
       summary: 'Change case, sort, dedupe, trim or reverse text',
+      io: { input: 'text', output: 'text' },
       errors: ['text_too_complex', 'too_many_lines'],
       description:
         'Case changes honour `locale` (`tr`: i → İ); sortAsc/sortDesc use Intl.Collator in `locale` (default `en`). ' +

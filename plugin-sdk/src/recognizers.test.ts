@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checkPlugin, definePlugin, defineOperation, Type } from './index.js';
+
+const closed = { additionalProperties: false } as const;
+const base = {
+  summary: 'Reverse',
+  body: Type.Object({ text: Type.String(), times: Type.Integer({ default: 1 }) }, closed),
+  response: Type.Object({ reversed: Type.String() }, closed),
+  examples: [{ body: { text: 'ab' }, response: { reversed: 'ba' } }],
+  handler: ({ text }: { text: string }) => ({ reversed: [...text].reverse().join('') }),
+};
+const good = { kind: 'short-word', title: 'A short word', pattern: /^[a-z]{1,8}$/, confidence: 0.4 };
+
+/** The problems of a one-operation plugin whose operation carries `extra`. */
+function problemsWith(extra: Record<string, unknown>): string[] {
+  return checkPlugin({ kind: 'toolshed-plugin', group: 'sample', sdk: '^1.0.0', operations: { reverse: { ...base, ...extra } } });
+}
+
+describe('operation io and recognizers', () => {
+  it('accepts main fields that are properties of the schemas, and well-formed recognizers (RegExp or source)', () => {
+    assert.deepEqual(problemsWith({ io: { input: 'text', output: 'reversed' }, recognizers: [good, { ...good, pattern: '^x+$', body: { times: 2 }, confidence: 1 }] }), []);
+    const plugin = definePlugin({
+      group: 'sample',
+      sdk: '^1.0.0',
+      operations: { reverse: defineOperation({ ...base, io: { input: 'text', output: 'reversed' }, recognizers: [good] }) },
+    });
+    assert.deepEqual(plugin.operations.reverse.io, { input: 'text', output: 'reversed' });
+  });
+
+  it('refuses a main input that is not a property of the body schema', () => {
+    assert.deepEqual(problemsWith({ io: { input: 'txt' } }), ['operation "reverse": io.input "txt" is not a property of the body schema']);
+  });
+
+  it('refuses a main output that is not a property of the response schema', () => {
+    assert.deepEqual(problemsWith({ io: { output: 'text' } }), ['operation "reverse": io.output "text" is not a property of the response schema']);
+    assert.deepEqual(problemsWith({ io: { input: 'text', extra: 1 } }), ['operation "reverse": io has an unknown field "extra"']);
+  });
+
+  it('refuses recognizers without a main input to fill', () => {
+    assert.deepEqual(problemsWith({ recognizers: [good] }), ['operation "reverse": recognizers need io.input, the field identify fills with the input']);
+  });
+
+  it('refuses a confidence outside (0, 1]', () => {
+    for (const confidence of [0, -0.1, 1.01, Number.NaN, '0.5']) {
+      assert.deepEqual(problemsWith({ io: { input: 'text' }, recognizers: [{ ...good, confidence }] }), [
+        'operation "reverse": recognizers[0]: confidence must be a number above 0 and at most 1',
+      ]);
+    }
+  });
+
+  it('refuses a pattern that does not compile, a stateful flag, a bad kind or title, and a body field outside the schema', () => {
+    const problems = problemsWith({
+      io: { input: 'text' },
+      recognizers: [
+        { ...good, pattern: '(' },
+        { ...good, pattern: /a/g },
+        { ...good, kind: 'Short Word', title: '' },
+        { ...good, body: { text: 'x', nope: 1 } },
+        { ...good, check: 'x' },
+        { ...good, field: 'nope' },
+      ],
+    });
+    assert.equal(problems.length, 8, problems.join('\n'));
+    assert.match(problems[0]!, /recognizers\[0\]: pattern does not compile/);
+    assert.equal(problems[1], 'operation "reverse": recognizers[1]: pattern must not use the g or y flag');
+    assert.equal(problems[2], 'operation "reverse": recognizers[2]: kind must be a kebab-case name');
+    assert.equal(problems[3], 'operation "reverse": recognizers[2]: title must be a name of 1 to 80 characters');
+    assert.equal(problems[4], 'operation "reverse": recognizers[3]: body must not set the field "text" the input goes to');
+    assert.equal(problems[5], 'operation "reverse": recognizers[3]: body field "nope" is not a property of the body schema');
+    assert.equal(problems[6], 'operation "reverse": recognizers[4]: unknown field "check"');
+    assert.equal(problems[7], 'operation "reverse": recognizers[5]: field "nope" is not a property of the body schema');
+    assert.deepEqual(problemsWith({ io: { input: 'text' }, recognizers: [{ ...good, field: 'times', body: { text: '' } }] }), []);
+  });
+
+  it('keeps a RegExp pattern through a structured clone, as a worker-hosted manifest arrives', () => {
+    const copy = structuredClone({ io: { input: 'text' }, recognizers: [good] });
+    assert.deepEqual(problemsWith(copy), []);
+    assert.ok(copy.recognizers[0]!.pattern.test('abc'));
+  });
+});

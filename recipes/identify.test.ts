@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { fakeExecutor, type FakeExecutor } from './fake-executor.js';
+import { definePlugin, defineOperation, isToolshedError, Type } from '@toolshed/plugin-sdk';
+import { identify, MAX_SPECULATIVE_BYTES, MAX_SPECULATIVE_RUNS } from './identify.js';
+import { corpus, jwtOf, prose } from './identify-corpus.data.js';
+import { runRecipe } from './run.js';
+
+let executor: FakeExecutor;
+before(async () => {
+  executor = await fakeExecutor();
+});
+
+describe('identify names what an input is', () => {
+  it('names at least 90 % of a varied corpus first, and every recipe it answers runs as given', async () => {
+    assert.ok(corpus.length >= 60, `${corpus.length} inputs`);
+    const wrong: string[] = [];
+    for (const [input, kind] of corpus) {
+      const { candidates } = await identify(executor, { input });
+      const first = candidates[0];
+      if (first?.kind !== kind) wrong.push(`${JSON.stringify(input.slice(0, 60))}: expected ${kind}, got ${first?.kind ?? 'nothing'} (${first?.confidence})`);
+      for (const candidate of candidates) await runRecipe(executor, { input, steps: candidate.recipe.steps });
+    }
+    console.log(`identify named ${corpus.length - wrong.length} of ${corpus.length} first${wrong.length > 0 ? `; missed:\n${wrong.join('\n')}` : ''}`);
+    assert.ok(wrong.length <= corpus.length * 0.1, wrong.join('\n'));
+  });
+
+  it('gives plain prose no candidate above 0.5', async () => {
+    for (const input of prose) {
+      const { candidates } = await identify(executor, { input });
+      for (const candidate of candidates) assert.ok(candidate.confidence <= 0.5, `${input}: ${candidate.kind} ${candidate.confidence}`);
+    }
+  });
+});
+
+describe('identify unwraps layers', () => {
+  // A payload whose token's length is not a multiple of 3, so its Base64 ends in "=" (%3D).
+  let payload = { sub: 'user-1842', exp: 1710507600, note: '' };
+  while (jwtOf(payload).length % 3 === 0) payload = { ...payload, note: `${payload.note}x` };
+  const token = jwtOf(payload);
+
+  it('answers percent-encoded Base64 of a JWT as one three-step recipe that runs as given', async () => {
+    const input = encodeURIComponent(Buffer.from(token).toString('base64'));
+    assert.match(input, /%3D$/, 'the Base64 is padded, so the percent-encoding shows');
+    const [first] = (await identify(executor, { input })).candidates;
+    assert.equal(first?.kind, 'percent-encoding');
+    assert.equal(first?.title, 'Percent-encoded text → Base64 → JSON Web Token');
+    assert.deepEqual(first?.recipe.steps, [{ operation: 'url-encoder/decode' }, { operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }]);
+    assert.deepEqual((first?.preview as { payload: unknown }).payload, payload);
+    const ran = await runRecipe(executor, { input, steps: first!.recipe.steps });
+    assert.deepEqual((ran.value() as { result: { payload: unknown } }).result.payload, payload);
+  });
+
+  it('answers hex bytes of a JWT as a two-step recipe carrying the recognizer\'s fixed fields', async () => {
+    const input = Buffer.from(token).toString('hex');
+    const [first] = (await identify(executor, { input })).candidates;
+    assert.deepEqual(first?.recipe.steps, [{ operation: 'text-converter/decode', body: { format: 'hex' } }, { operation: 'jwt-decoder/decode' }]);
+    assert.deepEqual((first?.preview as { payload: unknown }).payload, payload);
+  });
+
+  it('stops at depth, and answers at most limit candidates', async () => {
+    const input = encodeURIComponent(Buffer.from(token).toString('base64'));
+    const { candidates } = await identify(executor, { input, depth: 1 });
+    assert.deepEqual(candidates[0]?.recipe.steps, [{ operation: 'url-encoder/decode' }]);
+    const closed = { additionalProperties: false } as const;
+    const operation = (confidence: number) =>
+      defineOperation({
+        summary: 'Echo',
+        io: { input: 'text', output: 'text' },
+        recognizers: [{ kind: 'word', title: 'A word', pattern: /^\w+$/, confidence }],
+        body: Type.Object({ text: Type.String() }, closed),
+        response: Type.Object({ text: Type.String() }, closed),
+        examples: [{ body: { text: 'a' }, response: { text: 'a' } }],
+        handler: ({ text }) => ({ text }),
+      });
+    const echo = definePlugin({ group: 'echo', sdk: '^1.0.0', operations: { low: operation(0.2), high: operation(0.3) } });
+    const withEcho = await fakeExecutor({ plugins: [echo], withoutBuiltins: true });
+    const both = (await identify(withEcho, { input: 'abc' })).candidates;
+    assert.deepEqual(both.map((candidate) => [candidate.recipe.steps[0]!.operation, candidate.confidence]), [['echo/high', 0.3], ['echo/low', 0.2]]);
+    assert.deepEqual((await identify(withEcho, { input: 'abc', limit: 1 })).candidates.map((candidate) => candidate.recipe.steps[0]!.operation), ['echo/high']);
+  });
+
+  it('wires a recognizer\'s field that is not the main input with $from, and the recipe runs', async () => {
+    const [first] = (await identify(executor, { input: '^\\d{3}-\\d{4}$' })).candidates;
+    assert.deepEqual(first?.recipe.steps, [{ operation: 'regex-tester/test', body: { text: '', pattern: { $from: '/input' } } }]);
+    await runRecipe(executor, { input: '^\\d{3}-\\d{4}$', steps: first!.recipe.steps });
+  });
+});
+
+describe('identify is bounded', () => {
+  it('refuses an input over 1 MiB with a 400 naming it', async () => {
+    const error = await identify(executor, { input: 'é'.repeat(600_000) }).then(() => undefined, (caught: unknown) => caught);
+    assert.ok(isToolshedError(error));
+    assert.equal(error.status, 400);
+    assert.equal(error.details?.[0]?.path, '/input');
+  });
+
+  it('does a counted amount of work on a 1 MiB input of any shape', async () => {
+    const mib = 1024 * 1024;
+    let seed = 7;
+    const random = Buffer.from(Array.from({ length: (mib * 3) / 4 }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) & 0xff));
+    const shapes = {
+      'one letter': 'A'.repeat(mib),
+      'random Base64': random.toString('base64').slice(0, mib),
+      'Base64 of text': Buffer.from('lorem ipsum '.repeat(mib / 16)).toString('base64').slice(0, mib - 4),
+      hex: Buffer.from('x'.repeat(mib / 2)).toString('hex'),
+      'JSON array': `[${'1,'.repeat(mib / 2 - 2)}1]`,
+      prose: 'The cat sat on the mat. '.repeat(mib / 24),
+      'percent-encoding': '%41'.repeat(mib / 3),
+    };
+    for (const [shape, input] of Object.entries(shapes)) {
+      assert.ok(Buffer.byteLength(input) <= mib, shape);
+      executor.runs.length = 0;
+      await identify(executor, { input });
+      const bytes = executor.runs.reduce((sum, run) => sum + Buffer.byteLength(JSON.stringify(run.body)), 0);
+      assert.ok(executor.runs.length <= MAX_SPECULATIVE_RUNS, `${shape}: ${executor.runs.length} runs`);
+      // Each run's body is its input plus a few fixed fields.
+      assert.ok(bytes <= MAX_SPECULATIVE_BYTES + executor.runs.length * 100, `${shape}: ${bytes} bytes`);
+    }
+  });
+
+  it('never runs an operation that calls an upstream, whatever its recognizers say', async () => {
+    const closed = { additionalProperties: false } as const;
+    const lookup = definePlugin({
+      group: 'far-lookup',
+      sdk: '^1.0.0',
+      operations: {
+        lookup: defineOperation({
+          summary: 'Looks a name up far away',
+          io: { input: 'name', output: 'found' },
+          recognizers: [{ kind: 'anything', title: 'Anything', pattern: /./, confidence: 1 }],
+          upstream: true,
+          body: Type.Object({ name: Type.String() }, closed),
+          response: Type.Object({ found: Type.Boolean() }, closed),
+          examples: [{ body: { name: 'a' }, response: { found: true } }],
+          handler: () => ({ found: true }),
+        }),
+      },
+    });
+    const withUpstream = await fakeExecutor({ plugins: [lookup] });
+    await identify(withUpstream, { input: 'example.com' });
+    await identify(withUpstream, { input: '8.8.8.8' });
+    assert.ok(withUpstream.runs.length > 0);
+    assert.ok(withUpstream.runs.every((run) => run.operation !== 'far-lookup/lookup'));
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * The recognizers identify applies, gathered from the operations' manifests (as data: a third-party
+ * plugin's arrives as a structured clone). An operation that calls an upstream never takes part:
+ * identify's speculative runs never leave the machine.
+ */
+import { RECOGNIZER_SAMPLE_CHARS } from '@toolshed/plugin-sdk';
+import { mainFields } from './check.js';
+import type { Executor, OperationInfo } from './executor.js';
+
+/** One recognizer, ready to test. */
+export interface ActiveRecognizer {
+  readonly operation: OperationInfo;
+  readonly kind: string;
+  readonly title: string;
+  readonly confidence: number;
+  readonly regex: RegExp;
+  /** The body field the input goes to. */
+  readonly field: string;
+  /** Fields sent beside it. */
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+function asRegex(pattern: unknown): RegExp | undefined {
+  try {
+    if (Object.prototype.toString.call(pattern) === '[object RegExp]') {
+      const regex = pattern as RegExp;
+      return new RegExp(regex.source, regex.flags.replace(/[gy]/g, ''));
+    }
+    return typeof pattern === 'string' ? new RegExp(pattern, 'u') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The recognizers of one operation; one that is malformed (the SDK refuses it at load) is left out. */
+function recognizersOf(operation: OperationInfo): ActiveRecognizer[] {
+  const declared = (operation.definition as { recognizers?: unknown } | null)?.recognizers;
+  const input = mainFields(operation).input;
+  if (!Array.isArray(declared) || operation.upstream) return [];
+  const active: ActiveRecognizer[] = [];
+  for (const item of declared as Record<string, unknown>[]) {
+    const regex = asRegex(item?.pattern);
+    const field = typeof item?.field === 'string' ? item.field : input;
+    const { kind, title, confidence } = item ?? {};
+    if (regex === undefined || field === undefined || typeof kind !== 'string' || typeof title !== 'string') continue;
+    if (typeof confidence !== 'number' || !(confidence > 0 && confidence <= 1)) continue;
+    const body = typeof item.body === 'object' && item.body !== null ? (item.body as Record<string, unknown>) : {};
+    active.push({ operation, kind, title, confidence, regex, field, body });
+  }
+  return active;
+}
+
+const gathered = new WeakMap<readonly OperationInfo[], ActiveRecognizer[]>();
+
+/** Every recognizer of the executor's operations, highest confidence first (gathered once per list). */
+export function recognizersFrom(executor: Executor): readonly ActiveRecognizer[] {
+  const operations = executor.operations();
+  let found = gathered.get(operations);
+  if (found === undefined) {
+    found = operations.flatMap(recognizersOf).sort((a, b) => b.confidence - a.confidence);
+    gathered.set(operations, found);
+  }
+  return found;
+}
+
+/** What a pattern sees of `text`: without surrounding whitespace, cut to the first characters. */
+export function sampleOf(text: string): string {
+  // Trimming a 1 MiB string of spaces is linear; cut a little beyond the sample first.
+  return text.slice(0, RECOGNIZER_SAMPLE_CHARS * 2).trim().slice(0, RECOGNIZER_SAMPLE_CHARS);
+}
+
+/** The share of `text`'s first characters that people can read (letters, digits, marks, spaces). */
+export function readableShare(text: string): number {
+  const head = text.slice(0, 2000);
+  if (head.length === 0) return 0;
+  const unreadable = head.match(/[^\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}\t\r\n]/gu)?.length ?? 0;
+  return 1 - unreadable / head.length;
+}
