@@ -1,12 +1,11 @@
 /**
  * `toolshed mcp`: the same tools over stdio, for a desktop agent that starts the server itself. No
  * HTTP, so no keys and no rate limits (one local caller); the configuration, plugins, validation,
- * worker pool, answer cap and error bodies are the service's. stdout carries only the protocol:
- * log lines go to stderr.
+ * worker pool, answer cap, body cap and error bodies are the service's. stdout carries only the
+ * protocol: log lines go to stderr.
  */
 import { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { configureWorkerPool, workerPool } from '@toolshed/plugin-sdk';
 import { API_VERSION, dispatchLimits } from '../kernel/app.js';
 import { EventLoopWatchdog } from '../kernel/watchdog.js';
@@ -14,9 +13,11 @@ import { createLogger, flushPeriodically, type Logger } from '../kernel/logger.j
 import { LogDestination } from '../kernel/log-destination.js';
 import { checkedAnswerSize, runOperation } from '../kernel/middleware/dispatch.js';
 import { logFailure } from '../kernel/middleware/errors.js';
+import { BODY_LIMIT } from '../kernel/middleware/body.js';
 import type { Config } from '../kernel/config.js';
 import type { Registry } from '../kernel/registry.js';
 import { createToolServer } from './server.js';
+import { LineTransport } from './stdio-transport.js';
 import { buildToolCatalog } from './tools.js';
 
 /** The connection as a handler's abort signal sees it: it closes when the client hangs up. */
@@ -50,7 +51,8 @@ export async function serveStdio(config: Config, registry: Registry, logger: Log
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   // stdio's transport closes only when told to: the end of stdin is the client hanging up.
   stdin.once('end', () => void server.close());
-  await server.connect(new StdioServerTransport(stdin, stdout));
+  // A message is at most what the HTTP door takes as a body (10 MiB); a longer line is answered with an error, not the end.
+  await server.connect(new LineTransport(stdin, stdout, BODY_LIMIT));
   logger.info({ tools: registry.operations.size }, 'serving MCP on stdio');
   logger.flush();
   const stopFlushing = flushPeriodically(logger, 1000);
