@@ -223,6 +223,20 @@ describe('the API rules at /mcp', () => {
     }
   });
 
+  it('counts N + 4 requests for the SDK client that connects, lists and makes N calls (its GET, answered 405, included)', async () => {
+    // initialize, notifications/initialized, the GET for a stream (405), tools/list, then N = 2 calls.
+    const limited = await startTestService({ rateLimit: { anonymous: { max: 2 + 4 } } });
+    const sdk = await connect(limited.url);
+    try {
+      await sdk.listTools();
+      for (const name of ['Ada', 'Grace']) assert.deepEqual((await sdk.callTool({ name: 'greeting_hello', arguments: { name } })).isError, undefined);
+      await assert.rejects(sdk.callTool({ name: 'greeting_hello', arguments: { name: 'Alan' } }), (error: { code?: number }) => error.code === 429);
+    } finally {
+      await sdk.close();
+      await limited.stop();
+    }
+  });
+
   it('refuses an answer over server.maxAnswerBytes as a tool error, and needs no Accept header', async () => {
     const capped = await startTestService({ server: { maxAnswerBytes: 1024 } });
     try {
