@@ -79,7 +79,8 @@ function plainCall(value: unknown, catalog: ToolCatalog): { id: string | number;
   const params = message.params as Record<string, unknown> | undefined;
   if (typeof params !== 'object' || params === null || Array.isArray(params) || !onlyKeys(params, ['name', 'arguments'])) return undefined;
   const registered = typeof params.name === 'string' ? catalog.operations.get(params.name) : undefined;
-  const args = params.arguments ?? {};
+  // Null is no object: the server answers it with -32602, as stdio does.
+  const args = params.arguments === undefined ? {} : params.arguments;
   if (registered === undefined || typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
   return { id: id as string | number, registered, args: args as Record<string, unknown> };
 }

@@ -1,16 +1,16 @@
 /**
  * `toolshed mcp`: the same tools over stdio, for a desktop agent that starts the server itself. No
  * HTTP, so no keys and no rate limits (one local caller); the configuration, plugins, validation,
- * worker pool, answer cap and error bodies are the service's. stdout carries only the protocol:
- * log lines go to stderr.
+ * worker pool, answer cap, body cap and error bodies are the service's. stdout carries only the
+ * protocol: log lines go to stderr.
  */
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { API_VERSION } from '../kernel/app.js';
 import type { Host } from '../kernel/host.js';
 import { createLogger, flushPeriodically, logFailure, type Logger } from '../kernel/logger.js';
 import { LogDestination } from '../kernel/log-destination.js';
 import { createToolServer } from './server.js';
+import { LineTransport } from './stdio-transport.js';
 import { buildToolCatalog } from './tools.js';
 
 /**
@@ -30,7 +30,8 @@ export async function serveStdio(host: Host, stdin: Readable, stdout: Writable):
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   // stdio's transport closes only when told to: the end of stdin is the client hanging up.
   stdin.once('end', () => void server.close());
-  await server.connect(new StdioServerTransport(stdin, stdout));
+  // A message is at most what the HTTP door takes as a body (10 MiB); a longer line is answered with an error, not the end.
+  await server.connect(new LineTransport(stdin, stdout, executor.bodyLimit));
   logger.info({ tools: executor.operations().length }, 'serving MCP on stdio');
   logger.flush();
   const stopFlushing = flushPeriodically(logger, 1000);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LATEST_PROTOCOL_VERSION, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, LATEST_PROTOCOL_VERSION, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { workerPool } from '../kernel/pool/process-pool.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { digestApiKey } from '../kernel/api-keys.js';
@@ -46,31 +46,34 @@ describe('tools/list over Streamable HTTP', () => {
     assert.equal(client.getServerVersion()?.name, 'toolshed');
   });
 
-  it('lists one tool per mounted operation: a folder plugin included, a disabled group absent', () => {
+  it('lists one tool per mounted operation and describe: a folder plugin included, a disabled group absent', () => {
     const mounted = [...service.registry.operations.values()].map(({ operation }) => `${operation.group}_${operation.name}`);
-    assert.equal(tools.length, service.registry.operations.size);
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), mounted.sort());
+    assert.equal(tools.length, service.registry.operations.size + 1);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), [...mounted, 'describe'].sort());
     const greeting = tools.find((tool) => tool.name === 'greeting_hello');
-    assert.equal(greeting?.title, 'Say hello', 'the folder plugin fixtures/external-plugins/greeting is a tool');
+    assert.match(greeting?.description ?? '', /^Say hello\./, 'the folder plugin fixtures/external-plugins/greeting is a tool');
     assert.ok(!tools.some((tool) => tool.name.startsWith('lorem-ipsum_')), 'plugins.disabled leaves no tool');
     for (const tool of tools) assert.match(tool.name, /^[A-Za-z0-9_-]{1,64}$/, tool.name);
   });
 
-  it('gives schemas as the OpenAPI document does and hints from the manifests', async () => {
+  it('lists the summary and schema in short, and gives the full definition and hints through describe', async () => {
     const document = (await send(service.url, '/v1/openapi.json', { method: 'GET' })).json as { paths: Record<string, { post: { requestBody: { content: { 'application/json': { schema: unknown } } }; responses: { 200: { content: { 'application/json': { schema: unknown } } } } } }> };
     const encode = tools.find((tool) => tool.name === 'base64_encode')!;
     const post = document.paths['/v1/base64/encode']!.post;
-    assert.deepEqual(encode.inputSchema, post.requestBody.content['application/json'].schema);
-    assert.deepEqual(encode.outputSchema, post.responses[200].content['application/json'].schema);
-    assert.match(encode.description ?? '', /^Encode UTF-8 text as Base64\.[\s\S]*Example: \{"text":"foobar"\} gives \{"base64":"Zm9vYmFy"\}/);
-    assert.deepEqual(encode.annotations, { title: 'Encode UTF-8 text as Base64', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    assert.equal(encode.description, 'Encode UTF-8 text as Base64.');
+    assert.deepEqual(encode.annotations, { readOnlyHint: true, openWorldHint: false });
+    assert.equal(encode.outputSchema, undefined, 'the listed entry has no output schema');
+    const full = (await client.callTool({ name: 'describe', arguments: { name: 'base64_encode' } })).structuredContent as Tool;
+    assert.deepEqual(full.inputSchema, post.requestBody.content['application/json'].schema);
+    assert.deepEqual(full.outputSchema, post.responses[200].content['application/json'].schema);
     // random-generator sets deterministic: false; dns-lookup sets upstream: true.
-    assert.equal(tools.find((tool) => tool.name === 'random-generator_dice')?.annotations?.idempotentHint, false);
+    const dice = (await client.callTool({ name: 'describe', arguments: { name: 'random-generator_dice' } })).structuredContent as Tool;
+    assert.equal(dice.annotations?.idempotentHint, false);
     const dns = tools.filter((tool) => tool.name.startsWith('dns-lookup_'));
-    assert.ok(dns.length > 0 && dns.every((tool) => tool.annotations?.openWorldHint === true && tool.annotations.idempotentHint === false));
+    assert.ok(dns.length > 0 && dns.every((tool) => tool.annotations?.openWorldHint === true));
     const openWorld = tools.filter((tool) => tool.annotations?.openWorldHint).map((tool) => tool.name.split('_')[0]);
     assert.deepEqual([...new Set(openWorld)].sort(), ['currency-converter', 'dns-lookup']);
-    for (const tool of tools) assert.equal(tool.outputSchema?.type, 'object', `${tool.name} has an object outputSchema`);
+    for (const tool of tools) assert.equal(tool.annotations?.readOnlyHint, true, `${tool.name} is read-only`);
   });
 });
 
@@ -82,7 +85,8 @@ describe('tools/call over Streamable HTTP', () => {
     const post = await send(service.url, '/v1/base64/encode', { body: { text: 'foobar' } });
     assert.deepEqual(result.content, [{ type: 'text', text: post.text }]);
     assert.equal(result.isError, undefined);
-    const validate = new Ajv2020({ strict: false }).compile(tools.find((tool) => tool.name === 'base64_encode')!.outputSchema!);
+    const full = (await client.callTool({ name: 'describe', arguments: { name: 'base64_encode' } })).structuredContent as Tool;
+    const validate = new Ajv2020({ strict: false }).compile(full.outputSchema!);
     assert.ok(validate(result.structuredContent));
   });
 
@@ -137,6 +141,46 @@ describe('tools/call over Streamable HTTP', () => {
   });
 });
 
+describe('protocol errors over Streamable HTTP', () => {
+  /** What the SDK's client rejects a request with. */
+  const rejection = async (request: Promise<unknown>): Promise<{ code: number; message: string }> => {
+    const error = (await request.then(() => assert.fail('answered'), (caught: unknown) => caught)) as McpError;
+    assert.ok(error instanceof McpError, String(error));
+    return { code: error.code, message: error.message };
+  };
+
+  it('names the nearest tool for an unknown one, as the 404 of the API names the nearest path', async () => {
+    assert.deepEqual(await rejection(client.callTool({ name: 'base64_encod', arguments: { text: 'a' } })), {
+      code: ErrorCode.InvalidParams,
+      message: 'MCP error -32602: Unknown tool: base64_encod; did you mean "base64_encode"? tools/list names them all',
+    });
+    // A known group with an unknown operation: its first tool, as the API's 404 does.
+    assert.match((await rejection(client.callTool({ name: 'base64_transmogrify', arguments: {} }))).message, /did you mean "base64_encode"\?/);
+    assert.equal((await rejection(client.callTool({ name: 'no-such-thing_at-all', arguments: {} }))).message, 'MCP error -32602: Unknown tool: no-such-thing_at-all tools/list names them all');
+    const post = await send(service.url, '/v1/base64/encod', { body: { text: 'a' } });
+    assert.match((post.json as { error: { message: string } }).error.message, /did you mean POST \/v1\/base64\/encode\?/);
+  });
+
+  it('answers arguments of the wrong shape with -32602 and a message that says what is wrong', async () => {
+    const params = (value: unknown) => client.request({ method: 'tools/call', params: value as { name: string } }, CallToolResultSchema);
+    assert.deepEqual(await rejection(params({ name: 'base64_encode', arguments: ['a'] })), {
+      code: ErrorCode.InvalidParams,
+      message: "MCP error -32602: Invalid params: arguments must be an object of the tool's named arguments, not an array",
+    });
+    assert.deepEqual(await rejection(params({ name: 'base64_encode', arguments: 'text=a' })), {
+      code: ErrorCode.InvalidParams,
+      message: "MCP error -32602: Invalid params: arguments must be an object of the tool's named arguments, not a string",
+    });
+    assert.deepEqual(await rejection(params({ name: 5 })), {
+      code: ErrorCode.InvalidParams,
+      message: 'MCP error -32602: Invalid params: name must be a string naming a tool (tools/list names them all), not a number',
+    });
+    // Arguments that are an object but break the tool's schema are the tool's 400, a tool error (SEP-1303).
+    const invalid = (await client.callTool({ name: 'base64_encode', arguments: { text: 5 } })) as CallToolResult;
+    assert.equal(invalid.isError, true);
+  });
+});
+
 describe('the API rules at /mcp', () => {
   const call = (id: number | string, name: string, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
   const headers = { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': LATEST_PROTOCOL_VERSION };
@@ -175,6 +219,20 @@ describe('the API rules at /mcp', () => {
       // The SDK's client sees the same refusal as an error carrying the status.
       await assert.rejects(connect(limited.url), (error: { code?: number }) => error.code === 429);
     } finally {
+      await limited.stop();
+    }
+  });
+
+  it('counts N + 4 requests for the SDK client that connects, lists and makes N calls (its GET, answered 405, included)', async () => {
+    // initialize, notifications/initialized, the GET for a stream (405), tools/list, then N = 2 calls.
+    const limited = await startTestService({ rateLimit: { anonymous: { max: 2 + 4 } } });
+    const sdk = await connect(limited.url);
+    try {
+      await sdk.listTools();
+      for (const name of ['Ada', 'Grace']) assert.deepEqual((await sdk.callTool({ name: 'greeting_hello', arguments: { name } })).isError, undefined);
+      await assert.rejects(sdk.callTool({ name: 'greeting_hello', arguments: { name: 'Alan' } }), (error: { code?: number }) => error.code === 429);
+    } finally {
+      await sdk.close();
       await limited.stop();
     }
   });
@@ -225,9 +283,10 @@ describe('the API rules at /mcp', () => {
       ['a number method', { jsonrpc: '2.0', id: 1, method: 7 }, rpc(400, -32600)],
       ['nesting past 64 levels', call(1, 'base64_encode', JSON.parse(`${'{"a":'.repeat(80)}1${'}'.repeat(80)}`)), rpc(400, -32700)],
       ['an unknown method', { jsonrpc: '2.0', id: 1, method: 'resources/list' }, rpc(200, -32601)],
-      // The SDK's Server answers params its request schema refuses with -32603, not -32602.
-      ['a name that is a number', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 5 } }, rpc(200, -32603)],
-      ['arguments that are an array', call(1, 'base64_encode', ['a']), rpc(200, -32603)],
+      ['a name that is a number', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 5 } }, rpc(200, -32602)],
+      ['arguments that are an array', call(1, 'base64_encode', ['a']), rpc(200, -32602)],
+      ['arguments that are null (no object, as over stdio)', call(1, 'base64_encode', null), rpc(200, -32602)],
+      ['no params', { jsonrpc: '2.0', id: 1, method: 'tools/call' }, rpc(200, -32602)],
       ['an unknown tool', call(1, 'no_such_tool', {}), rpc(200, -32602)],
       ['params that are a string', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: 'x' }, rpc(400, -32600)],
       ['a notification', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }, { status: 202 }],

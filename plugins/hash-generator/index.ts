@@ -37,15 +37,16 @@ export default definePlugin({
       description: 'Give exactly one of `text` and `dataBase64` (the schema\'s `oneOf`); both or neither is a 400 naming both fields.',
       body: Type.Object(
         {
-          text: Type.Optional(Type.String({ description: 'Text, hashed as UTF-8' })),
-          dataBase64: Type.Optional(Type.String({ description: 'Binary data as Base64 (standard or URL-safe)' })),
+          text: Type.Optional(Type.String({ description: `Text, hashed as UTF-8; ${EXACTLY_ONE_INPUT}` })),
+          dataBase64: Type.Optional(Type.String({ description: `Binary data as Base64 (standard or URL-safe); ${EXACTLY_ONE_INPUT}` })),
           algorithms: Type.Array(Type.Enum([...ALGORITHMS]), {
             minItems: 1,
             maxItems: 5,
             uniqueItems: true,
             default: [...ALGORITHMS],
+            description: 'Digests to compute, each algorithm at most once',
           }),
-          encoding: Type.Union([Type.Literal('hex'), Type.Literal('base64')], { default: 'hex' }),
+          encoding: Type.Union([Type.Literal('hex'), Type.Literal('base64')], { default: 'hex', description: 'How each digest is written' }),
           uppercase: Type.Boolean({ default: false, description: 'Uppercase hex digits' }),
         },
         {

@@ -23,11 +23,14 @@ const RFC7515_A1_DECODED = {
 
 const token = Type.String({ minLength: 1, maxLength: 100000, description: 'Compact JWT; a leading "Bearer " is ignored' });
 const jsonObject = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description });
-const inspection = {
+/** What `status` weighs: the time claims only, never the signature (a model reading "valid" must not think otherwise). */
+const TIME_WINDOW = 'from exp and nbf against the current time (RFC 7519: expired on or after exp); null when neither is a number';
+/** The fields /decode and /verify both answer; `signature` says what the answer's status leaves out. */
+const inspection = (signature: string) => ({
   header: jsonObject('The JOSE header'),
   payload: jsonObject('The claims'),
   status: Type.Union([Type.Literal('valid'), Type.Literal('expired'), Type.Literal('not-yet-valid'), Type.Null()], {
-    description: 'From exp and nbf against the current time (RFC 7519: expired on or after exp); null when neither is a number',
+    description: `Time window only — ${signature}: ${TIME_WINDOW}`,
   }),
   times: Type.Object(
     {
@@ -38,7 +41,7 @@ const inspection = {
     },
     { ...closed, description: 'ISO 8601 (UTC) for each of these claims present as a number' },
   ),
-};
+});
 
 export default definePlugin({
   group: 'jwt-decoder',
@@ -61,9 +64,11 @@ export default definePlugin({
       ],
       deterministic: false, // the token status (expired, not yet valid) depends on the clock
       errors: ['invalid_token'],
-      description: 'Exactly three dot-separated parts. Time claims that are not numbers are left out of `times` and ignored by `status`.',
+      description:
+        '`status` is the time window only — the signature was not checked (jwt-decoder/verify checks it). ' +
+        'Exactly three dot-separated parts. Time claims that are not numbers are left out of `times` and ignored by `status`.',
       body: Type.Object({ token }, closed),
-      response: Type.Object(inspection, closed),
+      response: Type.Object(inspection('the signature was not checked'), closed),
       examples: [
         { title: 'The jwt.io sample token', body: { token: JWT_IO }, response: JWT_IO_DECODED },
         {
@@ -95,7 +100,7 @@ export default definePlugin({
         },
         closed,
       ),
-      response: Type.Object({ valid: Type.Boolean(), ...inspection }, closed),
+      response: Type.Object({ valid: Type.Boolean(), ...inspection('the signature is in valid') }, closed),
       examples: [
         { title: 'The jwt.io sample token and its secret', body: { token: JWT_IO, key: 'your-256-bit-secret' }, response: { valid: true, ...JWT_IO_DECODED } },
         {

@@ -5,6 +5,8 @@ const closed = { additionalProperties: false } as const;
 
 /** The spec's per-unit bound: the schema allows 5000 (for words), paragraphs and sentences stop at 200. */
 export const MAX_PARAGRAPHS_OR_SENTENCES = 200;
+/** The rule on count, as the schema states it and as the field's description words it. */
+const COUNT_RULE = `must be at most ${MAX_PARAGRAPHS_OR_SENTENCES} when unit is paragraphs or sentences`;
 
 export default definePlugin({
   group: 'lorem-ipsum',
@@ -23,8 +25,9 @@ export default definePlugin({
         {
           unit: Type.Union([Type.Literal('paragraphs'), Type.Literal('sentences'), Type.Literal('words')], {
             default: 'paragraphs',
+            description: 'What `count` counts',
           }),
-          count: Type.Integer({ minimum: 1, maximum: 5000, default: 3, description: 'At most 200 for paragraphs and sentences' }),
+          count: Type.Integer({ minimum: 1, maximum: 5000, default: 3, description: `How many of unit; ${COUNT_RULE} (5000 for words)` }),
           startClassic: Type.Boolean({ default: true, description: 'Start with "Lorem ipsum dolor sit amet, consectetur adipiscing elit"' }),
           html: Type.Boolean({ default: false, description: 'Wrap paragraphs in <p> tags' }),
         },
@@ -32,7 +35,7 @@ export default definePlugin({
           ...closed,
           allOf: [
             {
-              description: `must be at most ${MAX_PARAGRAPHS_OR_SENTENCES} when unit is paragraphs or sentences`,
+              description: COUNT_RULE,
               if: { properties: { unit: { enum: ['paragraphs', 'sentences'] } } },
               then: { properties: { count: { type: 'integer', maximum: MAX_PARAGRAPHS_OR_SENTENCES } } },
             },

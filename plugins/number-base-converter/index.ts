@@ -34,7 +34,7 @@ export default definePlugin({
         {
           value: Type.String({ minLength: 1, maxLength: 10000, description: 'Integer as text' }),
           base: Type.Integer({ minimum: 2, maximum: 36, default: 10, description: 'Base of value' }),
-          to: Type.Array(base('Target base'), { minItems: 1, maxItems: 35, default: [2, 8, 10, 16] }),
+          to: Type.Array(base('Target base'), { minItems: 1, maxItems: 35, default: [2, 8, 10, 16], description: 'Bases to write the value in' }),
           uppercase: Type.Boolean({ default: false, description: 'Uppercase letter digits' }),
         },
         closed,
@@ -85,7 +85,7 @@ export default definePlugin({
           value: Type.Union([
             Type.Integer({ minimum: 1, maximum: 3999, description: 'A number to write as a numeral' }),
             Type.String({ minLength: 1, maxLength: 20, description: 'A Roman numeral to read' }),
-          ]),
+          ], { description: 'A number (1–3999) to write as a numeral, or a numeral (any case) to read' }),
         },
         closed,
       ),

@@ -36,10 +36,10 @@ export default definePlugin({
       body: Type.Object(
         {
           length: Type.Integer({ minimum: 4, maximum: 128, default: 20, description: 'Characters per password' }),
-          lowercase: Type.Boolean({ default: true, description: 'Include a–z' }),
-          uppercase: Type.Boolean({ default: true, description: 'Include A–Z' }),
-          digits: Type.Boolean({ default: true, description: 'Include 0–9' }),
-          symbols: Type.Boolean({ default: true, description: 'Include ASCII punctuation' }),
+          lowercase: Type.Boolean({ default: true, description: `Include a–z; ${NO_CLASS_SELECTED}` }),
+          uppercase: Type.Boolean({ default: true, description: `Include A–Z; ${NO_CLASS_SELECTED}` }),
+          digits: Type.Boolean({ default: true, description: `Include 0–9; ${NO_CLASS_SELECTED}` }),
+          symbols: Type.Boolean({ default: true, description: `Include ASCII punctuation; ${NO_CLASS_SELECTED}` }),
           excludeAmbiguous: Type.Boolean({ default: false, description: `Leave out ${AMBIGUOUS.split('').join(' ')}` }),
           count,
         },

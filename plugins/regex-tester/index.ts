@@ -69,9 +69,9 @@ export default definePlugin({
       body: Type.Object(
         {
           pattern: Type.String({ description: 'JavaScript syntax, without surrounding slashes' }),
-          flags: Type.String({ default: 'g', maxLength: 8 }),
-          text: Type.String(),
-          replacement: Type.Optional(Type.String()),
+          flags: Type.String({ default: 'g', maxLength: 8, description: 'JavaScript flags, any of d g i m s u v y' }),
+          text: Type.String({ description: 'The text to search' }),
+          replacement: Type.Optional(Type.String({ description: 'Replaces each match; $1, $<name> and $& refer to the match' })),
           limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Most matches returned' }),
         },
         closed,

@@ -96,7 +96,7 @@ export default definePlugin({
       summary: 'Inline diff over words (whitespace kept as its own tokens) or characters (code points)',
       errors: ['diff_too_complex', 'output_too_large'],
       body: Type.Object(
-        { ...texts, granularity: Type.Union([Type.Literal('words'), Type.Literal('chars')], { default: 'words' }) },
+        { ...texts, granularity: Type.Union([Type.Literal('words'), Type.Literal('chars')], { default: 'words', description: 'Compare word by word or character by character' }) },
         closed,
       ),
       response: Type.Object({ identical: Type.Boolean(), parts: Type.Array(part) }, closed),

@@ -54,8 +54,8 @@ export default definePlugin({
         {
           value: Type.Number({ description: 'The value to convert' }),
           category: Type.Enum(CATEGORY_NAMES, { description: 'Kind of quantity' }),
-          from: Type.String({ description: 'Source unit id (for example `km`)' }),
-          to: Type.Optional(Type.String({ description: 'Target unit id; omit to get every unit of the category' })),
+          from: Type.String({ description: 'Source unit id (for example `km`); must be a unit of category, any letter case (the full description of the operation lists the ids of each category)' }),
+          to: Type.Optional(Type.String({ description: 'Target unit id; must be a unit of category, any letter case; omit to get every unit of the category' })),
         },
         { ...closed, allOf: unitsOfCategory },
       ),

@@ -66,7 +66,7 @@ export default definePlugin({
         '`topWords` are letters and digits (apostrophes, periods and combining marks do not count).',
       body: Type.Object(
         {
-          text: Type.String(),
+          text: Type.String({ description: 'The text to count' }),
           topWords: Type.Integer({ minimum: 0, maximum: 100, default: 10, description: 'How many of the most frequent words of 3+ letters to list' }),
         },
         closed,
@@ -123,8 +123,8 @@ export default definePlugin({
         '`\\r\\n` and `\\n` both end a line; the output uses `\\n`.',
       body: Type.Object(
         {
-          text: Type.String(),
-          transform: Type.Union(TRANSFORMS.map((name) => Type.Literal(name))),
+          text: Type.String({ description: 'The text to change' }),
+          transform: Type.Union(TRANSFORMS.map((name) => Type.Literal(name)), { description: 'What to do to the text' }),
           locale: Type.Optional(
             Type.String({
               minLength: 2,

@@ -625,7 +625,7 @@ export interface paths {
         put?: never;
         /**
          * Decode a JWT without verifying it
-         * @description Exactly three dot-separated parts. Time claims that are not numbers are left out of `times` and ignored by `status`.
+         * @description `status` is the time window only — the signature was not checked (jwt-decoder/verify checks it). Exactly three dot-separated parts. Time claims that are not numbers are left out of `times` and ignored by `status`.
          */
         post: operations["jwt-decoder.decode"];
         delete?: never;
@@ -2316,8 +2316,12 @@ export interface operations {
                     monthly?: number;
                     /** @description Nominal yearly interest rate in percent */
                     rate: number;
+                    /** @description How many years to simulate (one row each) */
                     years: number;
-                    /** @default monthly */
+                    /**
+                     * @description When interest is added to the balance: every month or once a year
+                     * @default monthly
+                     */
                     compounding?: "monthly" | "yearly";
                     /**
                      * @description Yearly percent increase of the monthly contribution
@@ -3180,11 +3184,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Text, hashed as UTF-8 */
+                    /** @description Text, hashed as UTF-8; exactly one of text and dataBase64 must be given */
                     text?: string;
-                    /** @description Binary data as Base64 (standard or URL-safe) */
+                    /** @description Binary data as Base64 (standard or URL-safe); exactly one of text and dataBase64 must be given */
                     dataBase64?: string;
                     /**
+                     * @description Digests to compute, each algorithm at most once
                      * @default [
                      *       "MD5",
                      *       "SHA-1",
@@ -3194,7 +3199,10 @@ export interface operations {
                      *     ]
                      */
                     algorithms?: ("MD5" | "SHA-1" | "SHA-256" | "SHA-384" | "SHA-512")[];
-                    /** @default hex */
+                    /**
+                     * @description How each digest is written
+                     * @default hex
+                     */
                     encoding?: "hex" | "base64";
                     /**
                      * @description Uppercase hex digits
@@ -3483,7 +3491,7 @@ export interface operations {
                         payload: {
                             [key: string]: unknown;
                         };
-                        /** @description From exp and nbf against the current time (RFC 7519: expired on or after exp); null when neither is a number */
+                        /** @description Time window only — the signature was not checked: from exp and nbf against the current time (RFC 7519: expired on or after exp); null when neither is a number */
                         status: "valid" | "expired" | "not-yet-valid" | null;
                         /** @description ISO 8601 (UTC) for each of these claims present as a number */
                         times: {
@@ -3570,7 +3578,7 @@ export interface operations {
                         payload: {
                             [key: string]: unknown;
                         };
-                        /** @description From exp and nbf against the current time (RFC 7519: expired on or after exp); null when neither is a number */
+                        /** @description Time window only — the signature is in valid: from exp and nbf against the current time (RFC 7519: expired on or after exp); null when neither is a number */
                         status: "valid" | "expired" | "not-yet-valid" | null;
                         /** @description ISO 8601 (UTC) for each of these claims present as a number */
                         times: {
@@ -3610,10 +3618,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @default paragraphs */
+                    /**
+                     * @description What `count` counts
+                     * @default paragraphs
+                     */
                     unit?: "paragraphs" | "sentences" | "words";
                     /**
-                     * @description At most 200 for paragraphs and sentences
+                     * @description How many of unit; must be at most 200 when unit is paragraphs or sentences (5000 for words)
                      * @default 3
                      */
                     count?: number;
@@ -3675,6 +3686,7 @@ export interface operations {
                      */
                     base?: number;
                     /**
+                     * @description Bases to write the value in
                      * @default [
                      *       2,
                      *       8,
@@ -3760,6 +3772,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A number (1–3999) to write as a numeral, or a numeral (any case) to read */
                     value: number | string;
                 };
             };
@@ -3817,22 +3830,22 @@ export interface operations {
                      */
                     length?: number;
                     /**
-                     * @description Include a–z
+                     * @description Include a–z; at least one of lowercase, uppercase, digits and symbols must be true
                      * @default true
                      */
                     lowercase?: boolean;
                     /**
-                     * @description Include A–Z
+                     * @description Include A–Z; at least one of lowercase, uppercase, digits and symbols must be true
                      * @default true
                      */
                     uppercase?: boolean;
                     /**
-                     * @description Include 0–9
+                     * @description Include 0–9; at least one of lowercase, uppercase, digits and symbols must be true
                      * @default true
                      */
                     digits?: boolean;
                     /**
-                     * @description Include ASCII punctuation
+                     * @description Include ASCII punctuation; at least one of lowercase, uppercase, digits and symbols must be true
                      * @default true
                      */
                     symbols?: boolean;
@@ -3991,7 +4004,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The percentage to take */
                     percent: number;
+                    /** @description The value to take it of */
                     base: number;
                 };
             };
@@ -4042,7 +4057,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The part */
                     part: number;
+                    /** @description The whole it is part of (not 0) */
                     whole: number;
                 };
             };
@@ -4146,7 +4163,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The starting value (not 0) */
                     from: number;
+                    /** @description The new value */
                     to: number;
                 };
             };
@@ -4197,6 +4216,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The value to add the percentage to */
                     base: number;
                     /** @description Negative for discounts */
                     percent: number;
@@ -4256,7 +4276,10 @@ export interface operations {
                      * @default 19
                      */
                     rate?: number;
-                    /** @default net-to-gross */
+                    /**
+                     * @description Whether amount is the net (VAT is added) or the gross (VAT is taken out)
+                     * @default net-to-gross
+                     */
                     direction?: "net-to-gross" | "gross-to-net";
                 };
             };
@@ -4901,9 +4924,14 @@ export interface operations {
                 "application/json": {
                     /** @description JavaScript syntax, without surrounding slashes */
                     pattern: string;
-                    /** @default g */
+                    /**
+                     * @description JavaScript flags, any of d g i m s u v y
+                     * @default g
+                     */
                     flags?: string;
+                    /** @description The text to search */
                     text: string;
+                    /** @description Replaces each match; $1, $<name> and $& refer to the match */
                     replacement?: string;
                     /**
                      * @description Most matches returned
@@ -5604,7 +5632,10 @@ export interface operations {
                      * @default false
                      */
                     ignoreWhitespace?: boolean;
-                    /** @default words */
+                    /**
+                     * @description Compare word by word or character by character
+                     * @default words
+                     */
                     granularity?: "words" | "chars";
                 };
             };
@@ -5797,9 +5828,9 @@ export interface operations {
                      * @enum {unknown}
                      */
                     category: "length" | "mass" | "temperature" | "volume" | "area" | "speed" | "time" | "data" | "pressure" | "energy";
-                    /** @description Source unit id (for example `km`) */
+                    /** @description Source unit id (for example `km`); must be a unit of category, any letter case (the full description of the operation lists the ids of each category) */
                     from: string;
-                    /** @description Target unit id; omit to get every unit of the category */
+                    /** @description Target unit id; must be a unit of category, any letter case; omit to get every unit of the category */
                     to?: string;
                 } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
             };
@@ -6231,6 +6262,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The text to count */
                     text: string;
                     /**
                      * @description How many of the most frequent words of 3+ letters to list
@@ -6334,7 +6366,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The text to change */
                     text: string;
+                    /** @description What to do to the text */
                     transform: "upper" | "lower" | "title" | "sentence" | "camel" | "pascal" | "snake" | "kebab" | "constant" | "sortAsc" | "sortDesc" | "reverseLines" | "dedupe" | "removeEmpty" | "trimLines" | "collapseSpaces" | "reverse";
                     /** @description BCP 47 language tag for case conversion and sorting, e.g. "tr" or "de". Besides the pattern, no variant and no extension singleton may appear twice (de-1996-1996 and en-u-ca-gregory-u-nu-latn are 400 on /locale). */
                     locale?: string;

@@ -1,0 +1,54 @@
+/**
+ * The `describe` tool: the full definition of any tool, for a model that needs more than the short
+ * entry tools/list gives (a worked example, the refusal codes, the output schema, a rule across
+ * fields the listed schema leaves out). Its name has no `_`, so no operation's tool can take it.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { nearestTool } from './tools.js';
+
+export const DESCRIBE_TOOL = 'describe';
+
+/** Its entry in tools/list. */
+export const describeTool: Tool = {
+  name: DESCRIBE_TOOL,
+  description:
+    'The full definition of one of these tools: its input schema exactly as the server checks it (rules across ' +
+    'fields included), its output schema, a worked example and the error codes it may answer. Call it when a ' +
+    'listed entry is not enough.',
+  inputSchema: {
+    type: 'object',
+    properties: { name: { type: 'string', description: 'A tool name as tools/list gives it, for example base64_encode' } },
+    required: ['name'],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+
+/** A tool error with the API's error body. */
+function refusedWith(error: { code: string; message: string; details?: unknown }): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
+}
+
+/** Why `args` are not `{ name: string }`, as the API's 400 details word it; undefined when they are. */
+function problems(args: Record<string, unknown>): { path: string; message: string }[] | undefined {
+  const found = Object.keys(args)
+    .filter((key) => key !== 'name')
+    .map((key) => ({ path: `/${key}`, message: 'is not an allowed property' }));
+  if (!('name' in args)) found.push({ path: '/name', message: 'is required' });
+  else if (typeof args.name !== 'string') found.push({ path: '/name', message: 'must be a string' });
+  return found.length > 0 ? found : undefined;
+}
+
+/** The answer of `describe` with `args`, out of the full definitions `full` (the describe tool's own included). */
+export function describeCall(args: Record<string, unknown>, full: ReadonlyMap<string, Tool>): CallToolResult {
+  const details = problems(args);
+  if (details !== undefined) return refusedWith({ code: 'validation_failed', message: 'The request body does not match the schema', details });
+  const name = args.name as string;
+  const tool = full.get(name);
+  if (tool === undefined) {
+    const close = nearestTool(name, [...full.keys()]);
+    const hint = close === undefined ? '' : `; did you mean "${close}"?`;
+    return refusedWith({ code: 'not_found', message: `There is no tool ${JSON.stringify(name.slice(0, 200))}${hint} tools/list names them all` });
+  }
+  return { content: [{ type: 'text', text: JSON.stringify(tool) }], structuredContent: tool as unknown as Record<string, unknown> };
+}

@@ -1,0 +1,175 @@
+// The default tools/list as a model reads it, seen with the SDK's own client over HTTP, for every
+// built-in plugin: small enough to read before doing anything, plain objects at the top of every
+// input schema, every argument described, the same checks as the OpenAPI document, and the full
+// definition one `describe` call away.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { builtinPluginDir } from '../kernel/server.js';
+import { send } from './support/http.js';
+import { startTestService, type TestService } from './support/service.js';
+
+/** The issue's budget for the whole default list: every built-in, the describe tool and the tools still to come. */
+const LIST_BUDGET = 48 * 1024;
+/** What the recipe-run, identify and saved-recipe tools (another branch) are given of it. */
+const COMING_TOOLS = 4 * 1024;
+
+type Schema = Record<string, unknown>;
+type Document = { paths: Record<string, { post: { description?: string; requestBody: { content: { 'application/json': { schema: Schema } } }; responses: { 200: { content: { 'application/json': { schema: Schema } } } } } }> };
+
+let service: TestService;
+let client: Client;
+let listed: { tools: Tool[] };
+let document: Document;
+
+before(async () => {
+  service = await startTestService({}, { builtinDir: builtinPluginDir });
+  client = new Client({ name: 'toolshed-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', service.url)));
+  listed = await client.listTools();
+  document = (await send(service.url, '/v1/openapi.json', { method: 'GET' })).json as Document;
+});
+after(async () => {
+  await client.close();
+  await service.stop();
+});
+
+const operationTools = (): Tool[] => listed.tools.filter((tool) => tool.name !== 'describe');
+const postOf = (tool: Tool) => document.paths[`/v1/${tool.name.replace('_', '/')}`]!.post;
+const requestSchemaOf = (tool: Tool): Schema => postOf(tool).requestBody.content['application/json'].schema;
+const full = async (name: string): Promise<Tool> => (await client.callTool({ name: 'describe', arguments: { name } })).structuredContent as unknown as Tool;
+
+/**
+ * A schema's checks: annotations removed, and a union of constants read as the enum it is equal to
+ * (`anyOf: [{type: 'string', const: 'a'}, …]` accepts what `enum: ['a', …]` accepts).
+ */
+function checks(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(checks);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (['description', 'examples', 'title', 'default', '$comment'].includes(key)) continue;
+    if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as Schema).map(([name, field]) => [name, checks(field)]));
+    else if (key === 'anyOf' && (value as Schema[]).every((branch) => 'const' in branch && Object.keys(branch).every((k) => k === 'const' || k === 'type'))) out.enum = (value as Schema[]).map((branch) => branch.const);
+    else out[key] = checks(value);
+  }
+  return out;
+}
+
+/** The schema without its `pattern`s longer than 80 characters (the ones the list leaves to `describe`). */
+function withoutLongPatterns(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutLongPatterns);
+  if (typeof node !== 'object' || node === null) return node;
+  const entries = Object.entries(node).filter(([key, value]) => !(key === 'pattern' && typeof value === 'string' && value.length > 80));
+  return Object.fromEntries(entries.map(([key, value]) => [key, key === 'properties' ? Object.fromEntries(Object.entries(value as Schema).map(([name, field]) => [name, withoutLongPatterns(field)])) : withoutLongPatterns(value)]));
+}
+
+describe('the default tools/list (every built-in plugin)', () => {
+  it(`is at most ${LIST_BUDGET - COMING_TOOLS} bytes, leaving ${COMING_TOOLS} of the ${LIST_BUDGET} for the tools still to come`, async () => {
+    const raw = await send(service.url, '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { Accept: 'application/json, text/event-stream' } });
+    const result = (raw.json as { result: unknown }).result;
+    const bytes = Buffer.byteLength(JSON.stringify(result));
+    assert.ok(bytes <= LIST_BUDGET - COMING_TOOLS, `the list is ${bytes} bytes`);
+    // What the SDK's client hands its user is the same list.
+    assert.deepEqual(listed, result);
+    assert.equal(operationTools().length, Object.keys(document.paths).filter((path) => path.split('/').length === 4).length);
+  });
+
+  it('has a plain object at the top of every input schema: no allOf, anyOf, oneOf, not or if there', () => {
+    for (const tool of listed.tools) {
+      assert.equal(tool.inputSchema.type, 'object', tool.name);
+      for (const key of ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else']) assert.ok(!(key in tool.inputSchema), `${tool.name} has ${key} at the top`);
+    }
+  });
+
+  it('describes every top-level argument of every tool', () => {
+    for (const tool of listed.tools) {
+      for (const [name, field] of Object.entries(tool.inputSchema.properties ?? {})) {
+        const description = (field as Schema).description;
+        assert.ok(typeof description === 'string' && description.trim().length > 0, `${tool.name}.${name} has no description`);
+      }
+    }
+  });
+
+  it('checks what the OpenAPI document checks, leaving out only rules it words and long patterns it points to', () => {
+    // The four with a rule across fields at the top of their OpenAPI schema; each says where it is.
+    const rulesLeftOut: string[] = [];
+    for (const tool of operationTools()) {
+      const openapi = { ...requestSchemaOf(tool) };
+      const top = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else'].filter((key) => key in openapi);
+      if (top.length > 0) {
+        rulesLeftOut.push(tool.name);
+        for (const key of top) delete openapi[key];
+        assert.match(tool.description ?? '', /A rule across fields, worded in their descriptions, is checked too; `describe` gives the full schema\./, tool.name);
+      }
+      assert.deepEqual(checks(tool.inputSchema), checks(withoutLongPatterns(openapi)), tool.name);
+      // A field whose pattern is left out says where it is.
+      for (const [name, field] of Object.entries(openapi.properties as Record<string, Schema>)) {
+        if (typeof field.pattern === 'string' && field.pattern.length > 80) assert.match((tool.inputSchema.properties![name] as Schema).description as string, /\(the exact pattern: describe\)$/, `${tool.name}.${name}`);
+      }
+    }
+    assert.deepEqual(rulesLeftOut.sort(), ['hash-generator_hash', 'lorem-ipsum_generate', 'password-generator_password', 'unit-converter_convert']);
+  });
+
+  it('words each left-out rule in the fields it binds, and the server still enforces it (a 400 naming them)', async () => {
+    const properties = (name: string) => listed.tools.find((tool) => tool.name === name)!.inputSchema.properties as Record<string, Schema>;
+    assert.match(properties('hash-generator_hash').text!.description as string, /exactly one of text and dataBase64 must be given/);
+    assert.match(properties('hash-generator_hash').dataBase64!.description as string, /exactly one of text and dataBase64 must be given/);
+    assert.match(properties('lorem-ipsum_generate').count!.description as string, /must be at most 200 when unit is paragraphs or sentences/);
+    for (const field of ['lowercase', 'uppercase', 'digits', 'symbols']) assert.match(properties('password-generator_password')[field]!.description as string, /at least one of lowercase, uppercase, digits and symbols must be true/);
+    for (const field of ['from', 'to']) assert.match(properties('unit-converter_convert')[field]!.description as string, /must be a unit of category/);
+    const calls: [string, string, Record<string, unknown>, string[]][] = [
+      ['hash-generator_hash', '/v1/hash-generator/hash', { text: 'a', dataBase64: 'YQ==' }, ['/dataBase64', '/text']],
+      ['lorem-ipsum_generate', '/v1/lorem-ipsum/generate', { unit: 'paragraphs', count: 201 }, ['/count']],
+      ['password-generator_password', '/v1/password-generator/password', { lowercase: false, uppercase: false, digits: false, symbols: false }, ['/digits', '/lowercase', '/symbols', '/uppercase']],
+      ['unit-converter_convert', '/v1/unit-converter/convert', { value: 1, category: 'length', from: 'kg' }, ['/from']],
+    ];
+    for (const [name, path, args, paths] of calls) {
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const post = await send(service.url, path, { body: args });
+      assert.equal(post.status, 400, name);
+      assert.equal(result.isError, true, name);
+      const body = JSON.parse((result.content[0] as { text: string }).text) as { error: { code: string; details: { path: string }[] } };
+      assert.deepEqual(body, post.json, name);
+      assert.deepEqual([...new Set(body.error.details.map((detail) => detail.path))].sort(), paths, name);
+    }
+  });
+
+  it('says of the JWT decoder that status is the time window only and the signature was not checked', async () => {
+    const words = /time window only — the signature was not checked/;
+    const tool = listed.tools.find((candidate) => candidate.name === 'jwt-decoder_decode')!;
+    assert.match(tool.description ?? '', words);
+    assert.match(postOf(tool).description ?? '', words);
+    const status = (postOf(tool).responses[200].content['application/json'].schema.properties as Record<string, Schema>).status!;
+    assert.match(status.description as string, /^Time window only — the signature was not checked/);
+    assert.deepEqual(((await full('jwt-decoder_decode')).outputSchema!.properties as Record<string, Schema>).status, status);
+  });
+});
+
+describe('the describe tool', () => {
+  it('gives each tool in full: the schemas exactly as the OpenAPI document has them, a worked example and the refusal codes', async () => {
+    for (const tool of operationTools()) {
+      const definition = await full(tool.name);
+      const post = postOf(tool);
+      assert.deepEqual(definition.inputSchema, requestSchemaOf(tool), tool.name);
+      assert.deepEqual(definition.outputSchema, post.responses[200].content['application/json'].schema, tool.name);
+    }
+    const encode = await full('base64_encode');
+    assert.match(encode.description ?? '', /^Encode UTF-8 text as Base64\.[\s\S]*Example: \{"text":"foobar"\} gives \{"base64":"Zm9vYmFy"\}/);
+    assert.deepEqual(encode.annotations, { title: 'Encode UTF-8 text as Base64', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    assert.match((await full('base64_decode')).description ?? '', /Refuses with: invalid_base64 \(/);
+  });
+
+  it('names the nearest tool for a mistyped name, and refuses arguments it does not take as a 400 would', async () => {
+    const unknown = (await client.callTool({ name: 'describe', arguments: { name: 'base64_encod' } })) as CallToolResult;
+    assert.equal(unknown.isError, true);
+    assert.deepEqual(JSON.parse((unknown.content[0] as { text: string }).text), { error: { code: 'not_found', message: 'There is no tool "base64_encod"; did you mean "base64_encode"? tools/list names them all' } });
+    const wrong = (await client.callTool({ name: 'describe', arguments: { tool: 'base64_encode' } })) as CallToolResult;
+    assert.deepEqual(JSON.parse((wrong.content[0] as { text: string }).text).error.details, [
+      { path: '/tool', message: 'is not an allowed property' },
+      { path: '/name', message: 'is required' },
+    ]);
+  });
+});
