@@ -97,7 +97,7 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
           },
         },
         responses,
-        // For the tool pages: whether an answer may be shown as the person types (docs/tool-pages.md).
+        // For the tool pages: whether an answer may be shown as the person types (docs/decisions.md, "The tool pages as tools").
         'x-deterministic': definition.deterministic ?? definition.upstream !== true,
         'x-offload': offload,
       },
@@ -130,7 +130,7 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
     tags: registry.plugins.map((plugin) => ({
       name: plugin.group,
       ...(plugin.summary ? { description: plugin.summary } : {}),
-      // The manifest's words for people, which the tool pages show and search (docs/tool-pages.md).
+      // The manifest's words for people, which the tool pages show and search (docs/decisions.md, "The tool pages as tools").
       ...(plugin.title ? { 'x-title': plugin.title } : {}),
       ...(plugin.category ? { 'x-category': plugin.category } : {}),
       ...(plugin.keywords ? { 'x-keywords': [...plugin.keywords] } : {}),

@@ -15,7 +15,7 @@ const service = await startService({ config: await loadConfig({ HOST: '127.0.0.1
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
 try {
   for (const [scheme, file] of [['light', 'tool-page.png'], ['dark', 'tool-page-dark.png']]) {
-    const tab = await browser.newPage({ viewport: { width: 1000, height: 900 }, colorScheme: scheme });
+    const tab = await browser.newPage({ viewport: { width: 1280, height: 860 }, colorScheme: scheme });
     await tab.goto(`${service.url}${page}`);
     await tab.locator('button.example').first().click();
     await tab.locator('button[type=submit]').click();

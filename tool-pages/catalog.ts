@@ -33,7 +33,7 @@ export interface Tool {
   /**
    * True when the page answers as the person types: the operation calls no upstream (no 502 in
    * its answers), gives the same answer for the same body (`x-deterministic`), and is not sent to
-   * the worker pool at any size (`x-offload` is not `always`). docs/tool-pages.md states the rule.
+   * the worker pool at any size (`x-offload` is not `always`). docs/decisions.md ("The tool pages as tools") states the rule.
    */
   readonly live: boolean;
   /** What the list page's search matches: title, names, summaries, keywords, every field name, lower case. */

@@ -79,7 +79,7 @@ export function render(view: View, label: string, context: AnswerContext, compac
     case 'side-by-side':
       return h(
         'div',
-        { class: 'table-scroll' },
+        { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': label },
         h(
           'table',
           { class: 'diff' },
@@ -91,7 +91,7 @@ export function render(view: View, label: string, context: AnswerContext, compac
     case 'table':
       return h(
         'div',
-        { class: 'table-scroll' },
+        { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': label },
         h(
           'table',
           {},
