@@ -67,17 +67,20 @@ describe('the tool pages used as tools', () => {
   });
 
   it('runs on Ctrl+Enter from a field and keeps the focus there; Run keeps it on the button', async () => {
-    // uuid-generator is random, so it answers on request only.
-    await page.goto(`${service.url}/tools/uuid-generator/decode`);
-    const field = page.getByRole('textbox', { name: /^ID\b/ });
-    await field.fill('01890a5d-ac96-774b-bcce-b302099a8057');
+    // uuid-generator generate is random, so it answers on request only: typing sends nothing.
+    await page.goto(`${service.url}/tools/uuid-generator/generate`);
+    const field = page.getByRole('spinbutton', { name: /^Count\b/ });
+    await field.fill('3');
     const id = await field.getAttribute('id');
     await field.press('Control+Enter');
     await page.locator('.answer:not([hidden])').waitFor();
-    assert.match(await page.locator('.answer .view').innerText(), /\b7\b/);
+    assert.equal(sentTo('/v1/uuid-generator/generate').length, 1, 'one request, from Ctrl+Enter');
+    assert.deepEqual(JSON.parse(sentTo('/v1/uuid-generator/generate')[0]!).count, 3);
+    assert.equal((await page.locator('.answer .view li').allTextContents()).filter((text) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/.test(text)).length, 3);
     assert.ok((await focused()).endsWith(`#${id}`), 'the field keeps the focus');
     await page.locator('button[type=submit]').click();
-    await page.locator('.status', { hasText: 'Done.' }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('.answer .view li').length === 3 && document.querySelector('.status')?.textContent === 'Done.');
+    assert.equal(sentTo('/v1/uuid-generator/generate').length, 2);
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('type')), 'submit');
   });
 
