@@ -61,7 +61,7 @@ const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 export function buildOpenApiDocument(registry: Registry, version: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   const groups = new Map(registry.plugins.map((plugin) => [plugin.group, plugin]));
-  for (const { path, operation } of registry.operations.values()) {
+  for (const { path, operation, offload } of registry.operations.values()) {
     const definition = operation.definition;
     const plugin = groups.get(operation.group);
     // Only the codes this operation declares (all of the plugin's when it lists none).
@@ -97,6 +97,9 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
           },
         },
         responses,
+        // For the tool pages: whether an answer may be shown as the person types (docs/decisions.md, "The tool pages as tools").
+        'x-deterministic': definition.deterministic ?? definition.upstream !== true,
+        'x-offload': offload,
       },
       // Every operation is POST; GET (like any other method) is refused, stated here so a client
       // or fuzzer reading the document knows it.
@@ -124,7 +127,16 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
         '(the body itself is level 1); deeper is 400 `invalid_json`.',
     },
     'x-max-body-depth': MAX_BODY_DEPTH,
-    tags: registry.plugins.map((plugin) => ({ name: plugin.group, ...(plugin.summary ? { description: plugin.summary } : {}) })),
+    tags: registry.plugins.map((plugin) => ({
+      name: plugin.group,
+      ...(plugin.summary ? { description: plugin.summary } : {}),
+      // The manifest's words for people, which the tool pages show and search (docs/decisions.md, "The tool pages as tools").
+      ...(plugin.title ? { 'x-title': plugin.title } : {}),
+      ...(plugin.category ? { 'x-category': plugin.category } : {}),
+      ...(plugin.keywords ? { 'x-keywords': [...plugin.keywords] } : {}),
+    })),
+    // Groups switched off by the operator, which the 404 of their paths already names: their pages say so.
+    ...(registry.disabledGroups.length > 0 ? { 'x-disabled-groups': [...registry.disabledGroups] } : {}),
     security: [{}, { bearerAuth: [] }],
     paths,
     components: {

@@ -10,9 +10,13 @@ import qr from '../plugins/qr-code-generator/index.js';
 import textDiff from '../plugins/text-diff/index.js';
 import dns from '../plugins/dns-lookup/index.js';
 import { catalogOf } from '../tool-pages/catalog.js';
-import { problemOf, textOf, viewOf, type View } from '../tool-pages/shared/answers.js';
-import { fieldNames, formOf, type Field } from '../tool-pages/shared/fields.js';
-import { humanize, roughlyMatches, type Json, type Schema } from '../tool-pages/shared/schema.js';
+import { humanDuration, textOf, viewOf, type View } from '../tool-pages/shared/answers.js';
+import { plainMessage, problemOf } from '../tool-pages/shared/problems.js';
+import { fieldNames, formOf, mainField, type Field } from '../tool-pages/shared/fields.js';
+import { humanize, roughlyMatches, valueLabel, type Json, type Schema } from '../tool-pages/shared/schema.js';
+import colors from '../plugins/color-converter/index.js';
+import passwords from '../plugins/password-generator/index.js';
+import { likelyTool } from '../tool-pages/serve.js';
 
 const json = (schema: unknown): Schema => JSON.parse(JSON.stringify(schema)) as Schema;
 /** An operation's schemas as the OpenAPI document serves them (compiled: defaulted members are optional on the wire). */
@@ -85,7 +89,7 @@ describe('body schema → form', () => {
   it('gives a Base64 file field (contentEncoding) a file picker for its media type', () => {
     assert.deepEqual(member(formOf(schemas(exif, 'read').body), 'dataBase64'), {
       pointer: '/dataBase64',
-      label: 'Data base64',
+      label: 'Data (Base64)',
       required: true,
       description: 'A JPEG, PNG or WebP file as Base64 (either alphabet; a data: URL prefix is accepted)',
       kind: 'file',
@@ -141,21 +145,21 @@ describe('answer → view', () => {
     const schema: Schema = { type: 'object', properties: { json: { type: 'string' }, rates: { type: 'object', additionalProperties: { type: 'number' } }, gps: { anyOf: [{ type: 'object' }, { type: 'null' }] } } };
     const view = viewOf({ ...schema, properties: { ...schema.properties, other: { type: 'array', items: { type: 'string' } } } }, { json: '{\n  "a": 1\n}', rates: { USD: 1.0842 }, gps: null, other: [] });
     assert.deepEqual(kinds(view), ['json:code', 'rates:record', 'gps:empty', 'other:empty']);
-    assert.equal(textOf(view), 'Json: {\n  "a": 1\n}\nRates: USD: 1.0842\nGps: \nOther: ');
+    assert.equal(textOf(view), 'JSON: {\n  "a": 1\n}\nRates: USD: 1.0842\nGPS: \nOther: ');
   });
 });
 
 describe('error answer → words', () => {
   it('names the offending fields of a 400 by their pointers', () => {
     const body = { error: { code: 'validation_failed', message: 'Invalid request parameters', details: [{ path: '/margin', message: 'must be <= 16' }] } };
-    assert.deepEqual(problemOf(400, body, null), { message: 'Check the marked field: Invalid request parameters', fields: [{ pointer: '/margin', message: 'must be <= 16' }] });
+    assert.deepEqual(problemOf(400, body, null), { message: 'Check the marked field: Margin must be at most 16.', fields: [{ pointer: '/margin', message: 'Margin must be at most 16.' }] });
   });
 
   it('says a 422 and a 429 in words, the wait from Retry-After', () => {
-    assert.equal(problemOf(422, { error: { code: 'data_too_long', message: 'The payload does not fit' } }, null).message, 'The tool cannot process this input: The payload does not fit');
+    assert.equal(problemOf(422, { error: { code: 'data_too_long', message: 'The payload does not fit' } }, null).message, 'The tool cannot process this input: The payload does not fit.');
     assert.equal(problemOf(429, { error: { code: 'rate_limited', message: 'Rate limit exceeded' } }, '17').message, 'Too many requests from this address for now: try again in 17 seconds.');
     assert.equal(problemOf(429, undefined, null).message, 'Too many requests from this address for now: try again in a moment.');
-    assert.equal(problemOf(503, 'not json', null).message, 'The service answered 503.');
+    assert.equal(problemOf(503, 'not json', null).message, 'The service failed to answer (503): try again later.');
   });
 });
 
@@ -180,10 +184,85 @@ describe('OpenAPI document → catalog', () => {
     const tool = catalog.pages.get('/tools/word-tools/reverse')!;
     assert.equal(tool.reference, '/docs#/word-tools/word-tools.reverse');
     assert.deepEqual(tool.examples, [{ title: 'Hello', body: { word: 'hello' } }]);
-    assert.equal(tool.searchText, 'word-tools reverse reverse a word words word');
+    assert.equal(tool.searchText, 'word tools reverse word-tools reverse reverse a word words word');
   });
 
   it('humanizes names for labels', () => {
-    assert.deepEqual(['firstHost', 'dataBase64', 'ttl', 'error_correction'].map(humanize), ['First host', 'Data base64', 'Ttl', 'Error correction']);
+    assert.deepEqual(['firstHost', 'dataBase64', 'ttl', 'error_correction', 'ssid', 'svg', 'iat', 'ipv4Address', 'sha256'].map(humanize), [
+      'First host',
+      'Data (Base64)',
+      'TTL',
+      'Error correction',
+      'SSID',
+      'SVG',
+      'Issued at',
+      'IPv4 address',
+      'SHA-256',
+    ]);
+  });
+
+  it('titles, categories, keywords and live answers come from the document\'s x- members', () => {
+    const post = (extra: Record<string, unknown>) => ({ post: { summary: 'S', requestBody: {}, responses: { '200': {} }, ...extra } });
+    const catalog = catalogOf({
+      tags: [
+        { name: 'hash-generator', description: 'Digests', 'x-title': 'Hash generator', 'x-category': 'Security', 'x-keywords': ['sha256'] },
+        { name: 'base64', 'x-title': 'Base64 encoder', 'x-category': 'Encoding' },
+        { name: 'greeting' },
+      ],
+      paths: {
+        '/v1/hash-generator/hash': post({ 'x-deterministic': true, 'x-offload': 'auto' }),
+        '/v1/base64/encode': post({ 'x-deterministic': true, 'x-offload': 'always' }),
+        '/v1/base64/decode': post({ 'x-deterministic': false, 'x-offload': 'auto' }),
+        '/v1/greeting/hello': post({ responses: { '200': {}, '502': {} } }),
+      },
+      'x-disabled-groups': ['dns-lookup'],
+    });
+    // Categories in the SDK's order (Encoding before Security), groups without one last.
+    assert.deepEqual(catalog.categories.map((category) => [category.name, category.groups.map((group) => group.title)]), [['Encoding', ['Base64 encoder']], ['Security', ['Hash generator']], ['Other tools', ['Greeting']]]);
+    const tool = (page: string) => catalog.pages.get(page)!;
+    assert.equal(tool('/tools/hash-generator/hash').title, 'Hash generator');
+    assert.match(tool('/tools/hash-generator/hash').searchText, /\bsha256\b/);
+    // Live: no upstream (502), deterministic, not always offloaded.
+    assert.deepEqual(['/tools/hash-generator/hash', '/tools/base64/encode', '/tools/base64/decode', '/tools/greeting/hello'].map((page) => tool(page).live), [true, false, false, false]);
+    assert.deepEqual(catalog.disabledGroups, ['dns-lookup']);
+    // A mistyped address names the likely page; a known group with an unknown operation, its first.
+    assert.equal(likelyTool('/tools/hash-generater/hash', catalog.pages)?.page, '/tools/hash-generator/hash');
+    assert.equal(likelyTool('/tools/base64/nothing-like-it', catalog.pages)?.page, '/tools/base64/encode');
+    assert.equal(likelyTool('/tools/qqqqqqqq/zzzzzzzz', catalog.pages), undefined);
+  });
+});
+
+describe('plain words', () => {
+  it('turns validator messages into sentences with the field\'s label', () => {
+    assert.equal(plainMessage('SSID', 'must not have fewer than 1 characters'), 'Fill in SSID.');
+    assert.equal(plainMessage('Text', 'is required'), 'Fill in Text.');
+    assert.equal(plainMessage('Margin', 'must be <= 16'), 'Margin must be at most 16.');
+    assert.equal(plainMessage('Count', 'must be >= 1'), 'Count must be at least 1.');
+    assert.equal(plainMessage('Time zone', 'is not of the form the schema states: an IANA time-zone name'), 'Time zone: an IANA time-zone name.');
+    assert.equal(plainMessage('Size', 'must be integer'), 'Size must be a whole number.');
+    assert.equal(plainMessage('Note', 'something new'), 'Note: something new.');
+    // No label from the form: the pointer's last name, in words.
+    assert.equal(problemOf(400, { error: { message: 'x', details: [{ path: '/timeZone', message: 'must match pattern "^x$"' }] } }, null).fields[0]!.message, 'Time zone is not in the expected form.');
+    assert.match(problemOf(401, { error: { code: 'unauthorized', message: 'An API key is required' } }, null).message, /^This server asks for an API key on every request/);
+  });
+
+  it('says enumerated answers and durations as people do, and marks colours and times', () => {
+    const response = json(compilePlugin(passwords).find((entry) => entry.name === 'password')!.responseSchema);
+    const view = viewOf(response, { passwords: ['x'], entropyBits: 130, strength: 'veryStrong', crackSeconds: 1.12e37 });
+    assert.equal(textOf(view), 'Passwords: x\nEntropy bits: 130\nStrength: Very strong\nCrack time: longer than the age of the universe (1.12e+37 s)');
+    // 10,800 s is 3 hours exactly; 5,000 s is 1.39 hours, said "about 1 hour".
+    assert.deepEqual([humanDuration(10_800), humanDuration(5000), humanDuration(5.04e-7), humanDuration(1.4e9)], ['3 hours', 'about 1 hour', 'less than a second', 'about 44 years']);
+    assert.equal(valueLabel('H', { enum: ['L', 'M', 'Q', 'H'] }), 'H');
+    assert.equal(valueLabel('sha256', { anyOf: [{ const: 'sha256', title: 'SHA-256' }] }), 'SHA-256');
+    const colour = viewOf(json(compilePlugin(colors).find((entry) => entry.name === 'convert')!.responseSchema), { hex: '#ff0000', rgb: 'rgb(255 0 0)', hsl: 'x', hsv: 'x', oklch: 'x', cmyk: 'cmyk(0% 100% 100% 0%)' });
+    assert.ok(colour.kind === 'record');
+    assert.deepEqual(colour.entries.map((entry) => entry.view.kind === 'value' && entry.view.color === true), [true, true, false, false, false, false]);
+    assert.deepEqual(viewOf({ type: 'string' }, '2018-01-18T01:30:22.000Z'), { kind: 'value', text: '2018-01-18T01:30:22.000Z', instant: '2018-01-18T01:30:22.000Z' });
+  });
+
+  it('marks colour fields for a picker and finds a body\'s main field', () => {
+    const form = formOf(schemas(colors, 'contrast').body);
+    assert.deepEqual(['foreground', 'background'].map((name) => { const field = member(form, name); return field.kind === 'text' && field.color === true; }), [true, true]);
+    assert.equal(mainField(formOf(schemas(qr, 'text').body))?.pointer, '/text');
   });
 });

@@ -72,21 +72,27 @@ describe('GET /tools/<group>/<operation>', () => {
     assert.equal(head.text, '');
   });
 
-  it('sends /tools to the list; unknown tools and other methods go on to the API\'s own answers', async () => {
+  it('sends /tools to the list; answers every other page address with an HTML 404 outside the rate limit, naming the likely tool', async () => {
     for (const path of ['/tools', '/tools/']) {
       const answer = await send(service.url, path, { method: 'GET' });
       assert.equal(answer.status, 302, path);
       assert.equal(answer.headers.location, '/');
     }
-    // Past the pages the API's rate limit (1 here) applies before its 404.
-    const refused = [404, 429];
-    for (const path of ['/tools/qr-code-generator/nope', '/tools/../package.json', '/tools/qr-code-generator/create/x', '/tools/tool-pages.js.map']) {
+    // Spend the anonymous budget (1 here): the page addresses still answer 404 pages, never 429.
+    await send(service.url, '/v1/base64/encode', { method: 'POST', body: { text: 'a' } });
+    assert.equal((await send(service.url, '/v1/base64/encode', { method: 'POST', body: { text: 'a' } })).status, 429, 'the budget is spent');
+    for (const path of ['/tools/qr-code-generator/nope', '/tools/qr-code-generator/create/x', '/tools/tool-pages.js.map', '/tools/qr-code-generatr/create']) {
       const answer = await send(service.url, path, { method: 'GET' });
-      assert.ok(refused.includes(answer.status), `${path}: ${answer.status}`);
-      assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8', path);
+      assert.equal(answer.status, 404, path);
+      assert.equal(answer.headers['content-type'], 'text/html; charset=utf-8', path);
+      assert.equal(answer.headers['content-security-policy'], TOOL_PAGES_CSP, path);
+      assert.match(answer.text, /<h1>No tool at this address<\/h1>/, path);
     }
+    const typo = await send(service.url, '/tools/qr-code-generatr/create', { method: 'GET' });
+    assert.match(typo.text, /Did you mean <a href="\/tools\/qr-code-generator\/create">QR code generator: create<\/a>\?/);
+    // Other methods go on to the API's own answers (here the spent budget's 429).
     const post = await send(service.url, '/tools/qr-code-generator/create', { method: 'POST', body: {} });
-    assert.ok(refused.includes(post.status), `POST: ${post.status}`);
+    assert.ok([404, 429].includes(post.status), `POST: ${post.status}`);
   });
 });
 
@@ -102,6 +108,21 @@ describe('switches', () => {
     } finally {
       await reference.stop();
       await apiOnly.stop();
+    }
+  });
+
+  it('a page of a group the operator switched off says so, in HTML', async () => {
+    const withoutDns = await startTestService({ plugins: { disabled: ['dns-lookup'] } }, { builtinDir: builtinPluginDir });
+    try {
+      const answer = await send(withoutDns.url, '/tools/dns-lookup/lookup', { method: 'GET' });
+      assert.equal(answer.status, 404);
+      assert.equal(answer.headers['content-type'], 'text/html; charset=utf-8');
+      assert.match(answer.text, /<h1>This tool is switched off<\/h1>/);
+      assert.match(answer.text, /<code>dns-lookup<\/code> tools exist but are switched off on this server/);
+      const list = await send(withoutDns.url, '/', { method: 'GET' });
+      assert.doesNotMatch(list.text, /\/tools\/dns-lookup\//);
+    } finally {
+      await withoutDns.stop();
     }
   });
 });

@@ -1,9 +1,10 @@
 /**
- * The OpenAPI document → the tools the pages show, grouped as the document's tags are. Everything
- * comes from the document, so a plugin loaded from a folder has its page the moment it is mounted.
+ * The OpenAPI document → the tools the pages show, grouped as the document's tags are and the tags
+ * into the manifests' categories. Everything comes from the document, so a plugin loaded from a
+ * folder has its page the moment it is mounted.
  */
 import { fieldNames } from './shared/fields.js';
-import { isRecord, type Json, type Schema } from './shared/schema.js';
+import { humanize, isRecord, type Json, type Schema } from './shared/schema.js';
 
 export interface ToolExample {
   readonly title: string;
@@ -14,6 +15,10 @@ export interface ToolExample {
 export interface Tool {
   readonly group: string;
   readonly name: string;
+  /** The tool's name for people: the manifest's `title` (`JWT decoder`), else the group's name. */
+  readonly title: string;
+  /** The operation's name for people (`Decode`). */
+  readonly action: string;
   /** The API path, `/v1/<group>/<operation>`. */
   readonly path: string;
   /** The page, `/tools/<group>/<operation>`. */
@@ -25,27 +30,55 @@ export interface Tool {
   readonly body: Schema;
   readonly response: Schema;
   readonly examples: readonly ToolExample[];
-  /** What the list page's search matches: names, summaries and every field name, lower case. */
+  /**
+   * True when the page answers as the person types: the operation calls no upstream (no 502 in
+   * its answers), gives the same answer for the same body (`x-deterministic`), and is not sent to
+   * the worker pool at any size (`x-offload` is not `always`). docs/decisions.md ("The tool pages as tools") states the rule.
+   */
+  readonly live: boolean;
+  /** What the list page's search matches: title, names, summaries, keywords, every field name, lower case. */
   readonly searchText: string;
 }
 
 export interface ToolGroup {
   readonly name: string;
+  readonly title: string;
   readonly summary?: string;
   readonly tools: readonly Tool[];
 }
 
+export interface Category {
+  readonly name: string;
+  readonly groups: readonly ToolGroup[];
+}
+
 export interface Catalog {
   readonly groups: readonly ToolGroup[];
+  /** The groups under the manifests' categories, in the SDK's order of categories, "Other tools" last. */
+  readonly categories: readonly Category[];
   /** Tools by page path. */
   readonly pages: ReadonlyMap<string, Tool>;
+  /** Groups the operator switched off (the document's `x-disabled-groups`). */
+  readonly disabledGroups: readonly string[];
 }
+
+/** The SDK's categories (PLUGIN_CATEGORIES), in the list's order; a category not among them goes after. */
+const CATEGORY_ORDER = ['Encoding', 'Text', 'Developer', 'Security', 'Network', 'Dates and time', 'Numbers and money', 'Images and colour'];
+const OTHER = 'Other tools';
 
 type Document = Record<string, unknown>;
 const record = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
 const jsonContent = (value: unknown): Record<string, unknown> => record(record(record(value).content)['application/json']);
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : []);
 
-function toolOf(path: string, post: Record<string, unknown>, groupSummary: string | undefined): Tool | undefined {
+interface Tag {
+  readonly title: string;
+  readonly summary?: string;
+  readonly category: string;
+  readonly keywords: readonly string[];
+}
+
+function toolOf(path: string, post: Record<string, unknown>, tag: Tag): Tool | undefined {
   const [, version, group, name, ...rest] = path.split('/');
   if (version !== 'v1' || !group || !name || rest.length > 0) return undefined;
   const request = jsonContent(post.requestBody);
@@ -56,10 +89,14 @@ function toolOf(path: string, post: Record<string, unknown>, groupSummary: strin
   });
   const summary = typeof post.summary === 'string' ? post.summary : '';
   const description = typeof post.description === 'string' ? post.description : undefined;
-  const searchText = [group, name, summary, groupSummary ?? '', ...fieldNames(body)].join(' ').toLowerCase();
+  const action = humanize(name);
+  const live = !('502' in record(post.responses)) && post['x-deterministic'] !== false && post['x-offload'] !== 'always';
+  const searchText = [tag.title, action, group, name, summary, tag.summary ?? '', ...tag.keywords, ...fieldNames(body)].join(' ').toLowerCase();
   return {
     group,
     name,
+    title: tag.title,
+    action,
     path,
     page: `/tools/${group}/${name}`,
     reference: `/docs#/${encodeURIComponent(group)}/${encodeURIComponent(String(post.operationId ?? ''))}`,
@@ -68,23 +105,50 @@ function toolOf(path: string, post: Record<string, unknown>, groupSummary: strin
     body,
     response: record(jsonContent(record(post.responses)['200']).schema) as Schema,
     examples,
+    live,
     searchText,
   };
 }
 
-/** Every operation of `document`, in its tags' order. */
-export function catalogOf(document: Document): Catalog {
+function tagsOf(document: Document): Map<string, Tag> {
   const tags = Array.isArray(document.tags) ? document.tags.map(record) : [];
-  const summaries = new Map(tags.map((tag) => [String(tag.name), typeof tag.description === 'string' ? tag.description : undefined]));
-  const byGroup = new Map<string, Tool[]>([...summaries.keys()].map((name) => [name, []]));
+  return new Map(
+    tags.map((tag) => {
+      const name = String(tag.name);
+      const summary = typeof tag.description === 'string' ? tag.description : undefined;
+      return [name, { title: typeof tag['x-title'] === 'string' ? tag['x-title'] : humanize(name), ...(summary ? { summary } : {}), category: typeof tag['x-category'] === 'string' ? tag['x-category'] : OTHER, keywords: strings(tag['x-keywords']) }];
+    }),
+  );
+}
+
+/** Every operation of `document`, in its tags' order, and the tags in categories. */
+export function catalogOf(document: Document): Catalog {
+  const tags = tagsOf(document);
+  const byGroup = new Map<string, Tool[]>([...tags.keys()].map((name) => [name, []]));
   for (const [path, item] of Object.entries(record(document.paths))) {
     const post = record(record(item).post);
     const group = path.split('/')[2] ?? '';
-    const tool = toolOf(path, post, summaries.get(group));
+    const tool = toolOf(path, post, tags.get(group) ?? { title: humanize(group), category: OTHER, keywords: [] });
     if (!tool) continue;
     if (!byGroup.has(group)) byGroup.set(group, []);
     byGroup.get(group)!.push(tool);
   }
-  const groups = [...byGroup].filter(([, tools]) => tools.length > 0).map(([name, tools]) => ({ name, ...(summaries.get(name) ? { summary: summaries.get(name)! } : {}), tools }));
-  return { groups, pages: new Map(groups.flatMap((group) => group.tools.map((tool) => [tool.page, tool] as const))) };
+  const groups = [...byGroup]
+    .filter(([, tools]) => tools.length > 0)
+    .map(([name, tools]) => {
+      const tag = tags.get(name);
+      return { name, title: tools[0]!.title, ...(tag?.summary ? { summary: tag.summary } : {}), tools };
+    });
+  const categoryOf = (group: ToolGroup): string => tags.get(group.name)?.category ?? OTHER;
+  const names = [...new Set(groups.map(categoryOf))];
+  const rank = (name: string): number => (name === OTHER ? Infinity : CATEGORY_ORDER.includes(name) ? CATEGORY_ORDER.indexOf(name) : CATEGORY_ORDER.length);
+  const categories = names
+    .sort((a, b) => rank(a) - rank(b))
+    .map((name) => ({ name, groups: groups.filter((group) => categoryOf(group) === name).sort((a, b) => a.title.localeCompare(b.title, 'en')) }));
+  return {
+    groups,
+    categories,
+    pages: new Map(groups.flatMap((group) => group.tools.map((tool) => [tool.page, tool] as const))),
+    disabledGroups: strings(document['x-disabled-groups']),
+  };
 }

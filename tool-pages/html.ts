@@ -40,19 +40,28 @@ ${main}
 `;
 }
 
-/** GET /: every group and its operations, with a search box. */
+const groupId = (group: string): string => `group-${escapeHtml(group)}`;
+
+/** GET /: every tool under its category, with a search box the script focuses; favourites and recent tools are filled in by the script. */
 export function listPage(catalog: Catalog): string {
   const count = catalog.groups.reduce((sum, group) => sum + group.tools.length, 0);
-  const groups = catalog.groups.map((group) => {
-    const items = group.tools
-      .map((tool) => `<li data-search="${escapeHtml(tool.searchText)}"><a href="${escapeHtml(tool.page)}"><span class="op">${escapeHtml(tool.name)}</span> <span class="summary">${escapeHtml(tool.summary)}</span></a></li>`)
-      .join('\n');
-    const summary = group.summary ? `\n<p class="group-summary">${prose(group.summary)}</p>` : '';
-    return `<section class="group" id="group-${escapeHtml(group.name)}" aria-labelledby="heading-${escapeHtml(group.name)}">
-<h2 id="heading-${escapeHtml(group.name)}">${escapeHtml(group.name)}</h2>${summary}
+  const categories = catalog.categories.map((category, index) => {
+    const groups = category.groups.map((group) => {
+      const items = group.tools
+        .map((tool) => `<li data-search="${escapeHtml(tool.searchText)}"><a href="${escapeHtml(tool.page)}"><span class="op">${escapeHtml(tool.action)}</span> <span class="summary">${escapeHtml(tool.summary)}</span></a></li>`)
+        .join('\n');
+      return `<section class="group" id="${groupId(group.name)}" aria-labelledby="heading-${escapeHtml(group.name)}" data-title="${escapeHtml(group.title)}">
+<h3 id="heading-${escapeHtml(group.name)}">${escapeHtml(group.title)}</h3>
 <ul class="tools">
 ${items}
 </ul>
+</section>`;
+    });
+    return `<section class="category" aria-labelledby="category-${index}">
+<h2 id="category-${index}">${escapeHtml(category.name)}</h2>
+<div class="groups">
+${groups.join('\n')}
+</div>
 </section>`;
   });
   return layout(
@@ -61,24 +70,47 @@ ${items}
 <p class="lead">${count} tools in ${catalog.groups.length} groups, each run by this service. Requests are processed in memory only and are neither stored nor logged.</p>
 <div class="search">
 <label for="search">Search the tools</label>
-<input id="search" type="search" placeholder="jwt, cron, hex…" autocomplete="off" spellcheck="false">
+<input id="search" type="search" placeholder="jwt, sha256, epoch, cidr, hex…" autocomplete="off" spellcheck="false" aria-describedby="search-hint">
+<p id="search-hint" class="hint">Enter opens the first match.</p>
 <p id="search-status" role="status" aria-live="polite"></p>
 </div>
-${groups.join('\n')}`,
+<section id="kept" class="kept" aria-label="Your tools" hidden></section>
+${categories.join('\n')}`,
   );
 }
 
 /** GET /tools/<group>/<operation>: the tool's frame; tool-pages.js builds the form inside #tool. */
 export function toolPage(tool: Tool): string {
   const description = tool.description ? `\n<details class="description"><summary>How it works</summary><p>${prose(tool.description)}</p></details>` : '';
-  const data = { path: tool.path, body: tool.body, response: tool.response, examples: tool.examples };
+  const data = { path: tool.path, page: tool.page, title: `${tool.title}: ${tool.action.toLowerCase()}`, live: tool.live, body: tool.body, response: tool.response, examples: tool.examples };
   return layout(
-    `${tool.group} ${tool.name} · Toolshed`,
-    `<nav aria-label="Breadcrumb" class="crumbs"><a href="/">Tools</a> › <a href="/#group-${escapeHtml(tool.group)}">${escapeHtml(tool.group)}</a></nav>
-<h1>${escapeHtml(tool.group)} <span class="op">${escapeHtml(tool.name)}</span></h1>
+    `${tool.title}: ${tool.action.toLowerCase()} · Toolshed`,
+    `<nav aria-label="Breadcrumb" class="crumbs"><a href="/">Tools</a> › <a href="/#${groupId(tool.group)}">${escapeHtml(tool.title)}</a></nav>
+<div class="title-row"><h1>${escapeHtml(tool.title)} <span class="op">${escapeHtml(tool.action)}</span></h1><div id="tool-actions" class="tool-actions"></div></div>
 <p class="lead">${prose(tool.summary)}</p>${description}
 <p class="meta"><code>POST ${escapeHtml(tool.path)}</code> · <a href="${escapeHtml(tool.reference)}">In the API reference</a></p>
 <div id="tool"><p class="needs-script">This page builds the tool's form with its script; the script did not run.</p></div>
 <script type="application/json" id="tool-data">${scriptJson(data)}</script>`,
+  );
+}
+
+/** The answer to any other GET under /tools/: a page that says so, with the likely tool when there is one. */
+export function notFoundPage(path: string, likely: Tool | undefined): string {
+  const hint = likely ? `<p>Did you mean <a href="${escapeHtml(likely.page)}">${escapeHtml(likely.title)}: ${escapeHtml(likely.action.toLowerCase())}</a>?</p>\n` : '';
+  return layout(
+    'No such tool · Toolshed',
+    `<h1>No tool at this address</h1>
+<p class="lead">There is no tool at <code>${escapeHtml(path.slice(0, 200))}</code>.</p>
+${hint}<p><a href="/">See all tools</a>.</p>`,
+  );
+}
+
+/** The answer to a page of a group the operator switched off. */
+export function disabledPage(group: string): string {
+  return layout(
+    `${group} is switched off · Toolshed`,
+    `<h1>This tool is switched off</h1>
+<p class="lead">The <code>${escapeHtml(group)}</code> tools exist but are switched off on this server by its operator, so they have no page and their API answers 404.</p>
+<p><a href="/">See the tools this server offers</a>.</p>`,
   );
 }

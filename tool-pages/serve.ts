@@ -1,12 +1,15 @@
 /**
  * GET / (the list of tools) and GET /tools/<group>/<operation> (one page per operation), built once
  * from the OpenAPI document, plus the pages' one script and one stylesheet. Public like /docs: no
- * key, no rate limit; the requests a page sends are ordinary anonymous API requests.
+ * key, no rate limit; the requests a page sends are ordinary anonymous API requests. Every other
+ * GET under /tools/ is answered here too, with an HTML 404 page (a group switched off says so), so
+ * no page address ever reaches the rate limit or the API's JSON 404.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Middleware } from 'koa';
 import { catalogOf } from './catalog.js';
-import { listPage, toolPage } from './html.js';
+import type { Catalog, Tool } from './catalog.js';
+import { disabledPage, listPage, notFoundPage, toolPage } from './html.js';
 
 /** The policy of every page and file: only this service's own script, style and requests; images also from data: URLs (the SVG answers). */
 export const TOOL_PAGES_CSP =
@@ -30,7 +33,10 @@ function bundledFile(name: string, type: string): [string, Asset] {
 
 /** Every path the pages answer, rendered at start-up: a fixed map, so no request names anything else. */
 export function toolPageAssets(document: Record<string, unknown>): ReadonlyMap<string, Asset> {
-  const catalog = catalogOf(document);
+  return assetsOf(catalogOf(document));
+}
+
+function assetsOf(catalog: Catalog): ReadonlyMap<string, Asset> {
   const assets = new Map<string, Asset>([
     ['/', { type: HTML, body: Buffer.from(listPage(catalog)) }],
     bundledFile('tool-pages.js', 'text/javascript; charset=utf-8'),
@@ -40,9 +46,36 @@ export function toolPageAssets(document: Record<string, unknown>): ReadonlyMap<s
   return assets;
 }
 
-/** Answers GET/HEAD of the pages and their files; `/tools` and `/tools/` go to the list. Everything else goes on. */
+/** Levenshtein distance of two short strings (page paths are under 80 characters; longer ones are not compared). */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/** The tool a mistyped page address most likely meant: within 3 edits, else the first of the group it names. */
+export function likelyTool(path: string, pages: ReadonlyMap<string, Tool>): Tool | undefined {
+  const wanted = path.toLowerCase().replace(/\/+$/, '');
+  if (wanted.length > 120) return undefined;
+  let best: Tool | undefined;
+  let bestDistance = 4;
+  for (const [page, tool] of pages) {
+    const found = distance(wanted, page);
+    if (found < bestDistance) [best, bestDistance] = [tool, found];
+  }
+  const group = wanted.split('/')[2];
+  return best ?? [...pages.values()].find((tool) => tool.group === group);
+}
+
+/** Answers GET/HEAD of the pages and their files, and of every other path under /tools/; `/tools` and `/tools/` go to the list. */
 export function toolPages(document: Record<string, unknown>): Middleware {
-  const assets = toolPageAssets(document);
+  const catalog = catalogOf(document);
+  const assets = assetsOf(catalog);
+  const disabled = new Set(catalog.disabledGroups);
   return function serveToolPages(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/tools' || ctx.path === '/tools/') {
@@ -50,8 +83,14 @@ export function toolPages(document: Record<string, unknown>): Middleware {
       ctx.res.setHeader('Location', '/');
       return undefined;
     }
-    const asset = assets.get(ctx.path);
-    if (asset === undefined) return next();
+    let asset = assets.get(ctx.path);
+    if (asset === undefined) {
+      if (!ctx.path.startsWith('/tools/')) return next();
+      const group = ctx.path.split('/')[2] ?? '';
+      const page = disabled.has(group) ? disabledPage(group) : notFoundPage(ctx.path, likelyTool(ctx.path, catalog.pages));
+      asset = { type: HTML, body: Buffer.from(page) };
+      ctx.status = 404;
+    }
     ctx.res.setHeader('Content-Security-Policy', TOOL_PAGES_CSP);
     ctx.res.setHeader('Content-Type', asset.type);
     // The script and stylesheet change only with a new build; the pages are no-store like every answer.

@@ -130,6 +130,12 @@ export interface PluginDefinition<Operations extends OperationMap = OperationMap
   readonly sdk: string;
   /** One line describing the group, for the OpenAPI document. */
   readonly summary?: string;
+  /** The tool's name for people (`JWT decoder`), shown by the tool pages; left out, the group name. */
+  readonly title?: string;
+  /** Where the list of tools at `/` puts it; left out, under "Other tools". */
+  readonly category?: PluginCategory;
+  /** Words people search for that the title and summary lack (`sha256`, `epoch`, `cidr`), lower case. */
+  readonly keywords?: readonly string[];
   /** Every 422 code the handlers may throw, with a description (listed in docs/errors.md). */
   readonly errors?: Readonly<Record<string, string>>;
   /** Optional configuration section. */
@@ -145,6 +151,10 @@ export interface PluginDefinition<Operations extends OperationMap = OperationMap
    */
   readonly warm?: () => Promise<void> | void;
 }
+
+/** The handful of headings the list of tools at `/` groups the plugins under, in the list's order. */
+export const PLUGIN_CATEGORIES = ['Encoding', 'Text', 'Developer', 'Security', 'Network', 'Dates and time', 'Numbers and money', 'Images and colour'] as const;
+export type PluginCategory = (typeof PLUGIN_CATEGORIES)[number];
 
 /** A checked manifest, as the kernel loads it. */
 export type Plugin<Operations extends OperationMap = OperationMap> = PluginDefinition<Operations> & { readonly kind: 'toolshed-plugin' };
@@ -283,6 +293,11 @@ function manifestProblems(value: Record<string, unknown>, sdkVersion: string, op
     if (!isRecord(config) || typeof config.section !== 'string' || !/^[a-zA-Z][a-zA-Z0-9]*$/.test(config.section)) {
       problems.push('config.section must be a plain name');
     } else problems.push(...schemaProblems('config.schema', config.schema, true));
+  }
+  if (value.title !== undefined && (typeof value.title !== 'string' || value.title === '' || value.title.length > 60)) problems.push('title must be a short text (1–60 characters)');
+  if (value.category !== undefined && !(PLUGIN_CATEGORIES as readonly unknown[]).includes(value.category)) problems.push(`category must be one of ${PLUGIN_CATEGORIES.join(', ')}`);
+  if (value.keywords !== undefined && (!Array.isArray(value.keywords) || !value.keywords.every((word) => typeof word === 'string' && word !== '' && word === word.toLowerCase()))) {
+    problems.push('keywords must be a list of lower-case words');
   }
   if (value.close !== undefined && typeof value.close !== 'function') problems.push('close must be a function');
   if (value.warm !== undefined && typeof value.warm !== 'function') problems.push('warm must be a function');

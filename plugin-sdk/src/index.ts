@@ -9,6 +9,8 @@ export {
   definePlugin,
   defineOperation,
   checkPlugin,
+  PLUGIN_CATEGORIES,
+  type PluginCategory,
   type PluginCheckOptions,
   type NoExtraFields,
   type ExactHandler,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   checkPlugin,
+  PLUGIN_CATEGORIES,
   compileSchema,
   definePlugin,
   defineOperation,
@@ -152,6 +153,15 @@ describe('checkPlugin()', () => {
       'operation "ok": body must be an object schema (Type.Object)',
       'operation "ok": response is not a schema',
       'operation "ok": every example needs a body object and a response',
+    ]);
+  });
+
+  it('checks the words for people: a short title, a known category, lower-case keywords', () => {
+    assert.deepEqual(checkPlugin({ ...plugin, title: 'Word tools', category: 'Text', keywords: ['reverse', 'mirror text'] }), []);
+    assert.deepEqual(checkPlugin({ ...plugin, title: '', category: 'Fun', keywords: ['Reverse'] }), [
+      'title must be a short text (1–60 characters)',
+      `category must be one of ${PLUGIN_CATEGORIES.join(', ')}`,
+      'keywords must be a list of lower-case words',
     ]);
   });
 

@@ -7,6 +7,9 @@ export default definePlugin({
   group: 'base64',
   sdk: '^1.0.0',
   summary: 'Base64 encoding and decoding of UTF-8 text (RFC 4648)',
+  title: 'Base64 encoder',
+  category: 'Encoding',
+  keywords: ['b64', 'base-64', 'encode', 'decode'],
   errors: {
     invalid_base64: 'The input is not Base64 in the standard or URL-safe alphabet',
     invalid_utf8: 'The decoded bytes are not valid UTF-8 text',

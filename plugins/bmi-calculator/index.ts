@@ -7,6 +7,9 @@ export default definePlugin({
   group: 'bmi-calculator',
   sdk: '^1.0.0',
   summary: 'Body-mass index with the WHO adult classification',
+  title: 'BMI calculator',
+  category: 'Numbers and money',
+  keywords: ['body mass index', 'weight', 'height', 'health'],
   operations: {
     calculate: defineOperation({
       summary: 'BMI, WHO adult class and the normal weight range for a height',

@@ -20,6 +20,9 @@ export default definePlugin({
   group: 'color-converter',
   sdk: '^1.0.0',
   summary: 'Colour conversion between CSS notations, tints and shades, and WCAG 2.x contrast',
+  title: 'Colour converter',
+  category: 'Images and colour',
+  keywords: ['color', 'hex', 'rgb', 'hsl', 'oklch', 'cmyk', 'contrast', 'wcag', 'palette', 'tints'],
   errors: {
     invalid_color: 'The text is not a CSS colour culori can parse (hex, rgb(), hsl(), hwb(), lab(), oklch(), color(), a name …)',
   },

@@ -20,6 +20,9 @@ export default definePlugin({
   group: 'compound-interest',
   sdk: '^1.0.0',
   summary: 'Compound-interest savings simulation with monthly contributions',
+  title: 'Compound interest',
+  category: 'Numbers and money',
+  keywords: ['savings', 'interest', 'investment', 'finance'],
   operations: {
     simulate: defineOperation({
       summary: 'Simulate savings year by year',

@@ -7,6 +7,9 @@ export default definePlugin({
   group: 'cron-expression',
   sdk: '^1.0.0',
   summary: 'Explain a five-field cron expression: normalized form, description, next runs in UTC',
+  title: 'Cron explainer',
+  category: 'Developer',
+  keywords: ['crontab', 'schedule', 'cron job'],
   errors: {
     invalid_cron:
       'The expression is not five standard cron fields or a known macro (six fields, Jenkins H, Quartz ? L W #, @reboot, ' +

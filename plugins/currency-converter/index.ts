@@ -29,6 +29,9 @@ export default definePlugin({
   group: 'currency-converter',
   sdk: '^1.0.0',
   summary: 'Currency conversion with the European Central Bank reference rates',
+  title: 'Currency converter',
+  category: 'Numbers and money',
+  keywords: ['exchange rate', 'ecb', 'euro', 'dollar', 'money', 'fx'],
   errors: {
     unknown_currency: 'A currency code is not among the currencies of the current reference rates (EUR and the ECB list)',
   },

@@ -45,6 +45,9 @@ export default definePlugin({
   group: 'data-converter',
   sdk: '^1.0.0',
   summary: 'Convert between JSON, YAML and CSV',
+  title: 'JSON, YAML and CSV converter',
+  category: 'Encoding',
+  keywords: ['json', 'yaml', 'csv', 'convert', 'table'],
   config: { section: 'dataConverter', schema: ConverterConfig },
   errors: {
     invalid_input: 'The input is not valid in the named (or detected) format; the message gives line and column where known',

@@ -10,6 +10,9 @@ export default definePlugin({
   group: 'date-calculator',
   sdk: '^1.0.0',
   summary: 'Date arithmetic: the span between two dates, and a date plus days, weeks, months, years or workdays',
+  title: 'Date calculator',
+  category: 'Dates and time',
+  keywords: ['days between', 'add days', 'workdays', 'business days', 'calendar'],
   errors: {
     date_out_of_range: 'The result of /add falls outside the years 0001–9999',
   },

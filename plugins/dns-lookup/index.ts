@@ -31,6 +31,9 @@ export default definePlugin({
   group: 'dns-lookup',
   sdk: '^1.0.0',
   summary: 'DNS lookups over DNS-over-HTTPS (RFC 8484), with the DNSSEC validation status',
+  title: 'DNS lookup',
+  category: 'Network',
+  keywords: ['dig', 'nslookup', 'mx', 'txt', 'aaaa', 'dnssec', 'domain'],
   errors: {
     invalid_domain: 'The name is not a valid domain, URL, e-mail address or IP address after normalisation',
   },

@@ -51,6 +51,9 @@ export default definePlugin({
   group: 'exif-viewer',
   sdk: '^1.0.0',
   summary: 'Read and remove image metadata (EXIF, XMP, IPTC, comments, PNG texts) of JPEG, PNG and WebP files',
+  title: 'EXIF viewer',
+  category: 'Images and colour',
+  keywords: ['metadata', 'photo', 'jpeg', 'png', 'webp', 'gps', 'xmp', 'iptc'],
   errors: {
     invalid_base64: 'dataBase64 is not valid Base64',
     unsupported_format: 'The file is not a JPEG, PNG or WebP image (for example GIF or text)',

@@ -27,6 +27,9 @@ export default definePlugin({
   group: 'hash-generator',
   sdk: '^1.0.0',
   summary: 'MD5, SHA-1 and SHA-2 digests of text or binary data',
+  title: 'Hash generator',
+  category: 'Security',
+  keywords: ['sha256', 'sha-256', 'sha1', 'sha-1', 'sha512', 'sha-512', 'md5', 'digest', 'checksum', 'hmac'],
   errors: { invalid_base64: 'dataBase64 is not valid Base64' },
   operations: {
     hash: defineOperation({

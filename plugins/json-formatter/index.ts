@@ -55,6 +55,9 @@ export default definePlugin({
   group: 'json-formatter',
   sdk: '^1.0.0',
   summary: 'Format, minify and validate JSON, keeping numbers and strings exactly as written',
+  title: 'JSON formatter',
+  category: 'Developer',
+  keywords: ['json', 'prettify', 'beautify', 'minify', 'validate', 'lint'],
   config: { section: 'jsonFormatter', schema: JsonConfig },
   errors: {
     invalid_json_input: 'The text is not valid JSON (RFC 8259); the message gives line and column',

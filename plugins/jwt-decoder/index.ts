@@ -47,6 +47,9 @@ export default definePlugin({
   group: 'jwt-decoder',
   sdk: '^1.0.0',
   summary: 'Decode JSON Web Tokens and verify their signatures (HMAC, RSA, RSA-PSS, ECDSA, EdDSA)',
+  title: 'JWT decoder',
+  category: 'Security',
+  keywords: ['jwt', 'json web token', 'bearer', 'claims', 'signature', 'jws'],
   errors: {
     invalid_token: 'The token is not a compact JWS of three base64url parts whose header and payload are JSON objects (a 5-part JWE included)',
     invalid_key: 'The key cannot be read: not a secret, PEM public key, certificate, JWK or JWKS; or a private key; or an RSA key under 2048 bits',

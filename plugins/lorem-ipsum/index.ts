@@ -12,6 +12,9 @@ export default definePlugin({
   group: 'lorem-ipsum',
   sdk: '^1.0.0',
   summary: 'Placeholder text: lorem ipsum paragraphs, sentences or words',
+  title: 'Lorem ipsum',
+  category: 'Text',
+  keywords: ['placeholder', 'dummy text', 'filler'],
   operations: {
     generate: defineOperation({
       summary: 'Generate an exact number of lorem ipsum paragraphs, sentences or words',

@@ -11,6 +11,9 @@ export default definePlugin({
   group: 'number-base-converter',
   sdk: '^1.0.0',
   summary: 'Integers of any size between bases 2–36, two’s complement, Roman numerals',
+  title: 'Number bases',
+  category: 'Encoding',
+  keywords: ['hex', 'hexadecimal', 'binary', 'octal', 'decimal', 'radix', 'roman numerals', 'twos complement'],
   errors: {
     invalid_number: 'The value is not an integer in the given base (a digit outside the base, a misplaced separator, or a prefix that contradicts the base)',
     invalid_roman: 'The text is not a canonical Roman numeral from I to MMMCMXCIX',

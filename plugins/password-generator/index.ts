@@ -24,6 +24,9 @@ export default definePlugin({
   group: 'password-generator',
   sdk: '^1.0.0',
   summary: "Random passwords and Diceware passphrases (EFF's large word list, CC BY 3.0 US) from node:crypto",
+  title: 'Password generator',
+  category: 'Security',
+  keywords: ['passphrase', 'diceware', 'strength', 'random password'],
   operations: {
     password: defineOperation({
       summary: 'Generate random passwords',

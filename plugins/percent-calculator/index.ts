@@ -14,6 +14,9 @@ export default definePlugin({
   group: 'percent-calculator',
   sdk: '^1.0.0',
   summary: 'Percentages, percentage change and VAT',
+  title: 'Percentage calculator',
+  category: 'Numbers and money',
+  keywords: ['percent', 'percentage', 'vat', 'tax', 'change'],
   errors: {
     division_by_zero: 'The operation would divide by a zero whole, percent or starting value',
     result_not_finite: 'The result is too large for a double-precision number',

@@ -118,6 +118,9 @@ export default definePlugin({
   group: 'qr-code-generator',
   sdk: '^1.0.0',
   summary: 'QR codes as SVG for text, links, Wi-Fi networks, contacts and emails',
+  title: 'QR code generator',
+  category: 'Images and colour',
+  keywords: ['qr', 'barcode', 'wifi', 'vcard', 'svg'],
   errors: {
     data_too_long: 'The payload does not fit in the largest QR code (version 40) at the chosen error correction',
     invalid_text: 'A text field contains a lone UTF-16 surrogate, which has no UTF-8 encoding',

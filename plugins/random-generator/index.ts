@@ -11,6 +11,9 @@ export default definePlugin({
   group: 'random-generator',
   sdk: '^1.0.0',
   summary: 'Cryptographically secure random numbers, dice, coins, picks, shuffles and teams',
+  title: 'Random generator',
+  category: 'Security',
+  keywords: ['dice', 'coin', 'shuffle', 'pick', 'random number', 'teams'],
   errors: {
     range_too_small: 'unique numbers were asked for, but the range holds fewer than count',
     not_enough_items: 'count is greater than the number of items to pick from',

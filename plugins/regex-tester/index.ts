@@ -49,6 +49,9 @@ export default definePlugin({
   group: 'regex-tester',
   sdk: '^1.0.0',
   summary: 'Test JavaScript regular expressions: matches, groups, replacement',
+  title: 'Regex tester',
+  category: 'Text',
+  keywords: ['regex', 'regexp', 'regular expression', 'pattern', 'match', 'replace'],
   config: { section: 'regex', schema: RegexConfig },
   errors: {
     invalid_regex: 'The pattern or the flags are not a valid JavaScript regular expression',

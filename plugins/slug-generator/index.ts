@@ -7,6 +7,9 @@ export default definePlugin({
   group: 'slug-generator',
   sdk: '^1.0.0',
   summary: 'URL slugs from text, with German transliteration',
+  title: 'Slug generator',
+  category: 'Text',
+  keywords: ['slug', 'url', 'permalink', 'slugify'],
   errors: {
     text_too_long: `The text is longer than ${MAX_TEXT_LENGTH} characters`,
   },

@@ -39,6 +39,9 @@ export default definePlugin({
   group: 'sql-formatter',
   sdk: '^1.0.0',
   summary: 'Format SQL in 16 dialects, or minify it to one line',
+  title: 'SQL formatter',
+  category: 'Developer',
+  keywords: ['sql', 'query', 'prettify', 'beautify', 'minify'],
   errors: {
     invalid_sql: 'The SQL cannot be parsed (message gives line and column), or /minify met an unterminated string, quoted identifier or comment',
     input_too_complex: 'Formatting did not finish within its time budget, or the SQL is nested too deeply to format',

@@ -22,6 +22,9 @@ export default definePlugin({
   group: 'subnet-calculator',
   sdk: '^1.0.0',
   summary: 'IPv4 subnet calculation: network, broadcast, hosts, address type, reverse DNS zone, splitting',
+  title: 'Subnet calculator',
+  category: 'Network',
+  keywords: ['cidr', 'ip', 'ipv4', 'netmask', 'subnet mask', 'network', 'broadcast'],
   errors: {
     invalid_address: 'The address is not "a.b.c.d/prefix" or "a.b.c.d netmask" with a dotted-quad IPv4 address',
     invalid_netmask: 'The prefix is not 0–32, or the netmask is malformed or not contiguous',

@@ -13,6 +13,9 @@ export default definePlugin({
   group: 'text-converter',
   sdk: '^1.0.0',
   summary: 'UTF-8 text to and from byte values in hex, binary, decimal or octal',
+  title: 'Text to bytes',
+  category: 'Encoding',
+  keywords: ['hex', 'binary', 'utf-8', 'bytes', 'ascii', 'decimal', 'octal'],
   errors: {
     invalid_text: 'The text contains a lone UTF-16 surrogate, which has no UTF-8 encoding',
     output_too_large: `The encoded bytes would be longer than ${MAX_OUTPUT_LENGTH} characters`,

@@ -40,6 +40,9 @@ export default definePlugin({
   group: 'text-diff',
   sdk: '^1.0.0',
   summary: 'Line, word and character diffs of two texts',
+  title: 'Text diff',
+  category: 'Text',
+  keywords: ['diff', 'compare', 'difference', 'changes'],
   errors: {
     diff_too_complex: 'The texts differ in too many places to compare within the work budget of one request',
     output_too_large: 'The diff would have more than 100,000 rows or 500,000 parts',

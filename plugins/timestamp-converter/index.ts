@@ -90,6 +90,9 @@ export default definePlugin({
   group: 'timestamp-converter',
   sdk: '^1.0.0',
   summary: 'Convert Unix timestamps and ISO 8601 / RFC 2822 dates into every common form',
+  title: 'Timestamp converter',
+  category: 'Dates and time',
+  keywords: ['epoch', 'unix time', 'unix timestamp', 'iso 8601', 'rfc 2822', 'date', 'time zone'],
   errors: {
     invalid_date: 'The input string is neither an integer nor a date in the accepted ISO 8601 or RFC 2822 forms, or names a date or time that does not exist',
     date_out_of_range: 'The time lies outside ±8.64e15 ms around 1970 (-271821-04-20 to +275760-09-13), the range of a JavaScript date',

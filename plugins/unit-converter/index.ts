@@ -37,6 +37,9 @@ export default definePlugin({
   group: 'unit-converter',
   sdk: '^1.0.0',
   summary: 'Unit conversion with exact NIST SP 811 factors, rounded to 12 significant digits',
+  title: 'Unit converter',
+  category: 'Numbers and money',
+  keywords: ['units', 'length', 'weight', 'temperature', 'metric', 'imperial', 'convert'],
   errors: {
     result_not_finite: 'A converted value is beyond the range of a double (about 1.8e308)',
     below_absolute_zero: 'The temperature is below absolute zero (0 K)',

@@ -14,6 +14,9 @@ export default definePlugin({
   group: 'url-encoder',
   sdk: '^1.0.0',
   summary: 'Percent-encoding and decoding of UTF-8 text, and WHATWG URL parsing',
+  title: 'URL encoder',
+  category: 'Encoding',
+  keywords: ['percent-encoding', 'urlencode', 'uri', 'query string', 'parse url'],
   errors: {
     invalid_text: 'The text contains a lone UTF-16 surrogate, which has no UTF-8 encoding',
     invalid_encoding: 'A "%" is not followed by two hex digits, or the escapes are not valid UTF-8',

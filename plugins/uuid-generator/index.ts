@@ -8,6 +8,9 @@ export default definePlugin({
   group: 'uuid-generator',
   sdk: '^1.0.0',
   summary: 'Generate v4 and v7 UUIDs and ULIDs; decode any UUID or ULID',
+  title: 'UUID generator',
+  category: 'Developer',
+  keywords: ['uuid', 'guid', 'ulid', 'v4', 'v7', 'unique id'],
   errors: {
     invalid_id:
       'The id is neither a UUID (32 hex digits, optionally hyphenated 8-4-4-4-12, in braces or after urn:uuid:) nor a ULID (26 Crockford Base32 characters whose timestamp fits 48 bits)',

@@ -51,6 +51,9 @@ export default definePlugin({
   group: 'word-counter',
   sdk: '^1.0.0',
   summary: 'Word, sentence and character counts, reading time, and text transformations',
+  title: 'Word counter',
+  category: 'Text',
+  keywords: ['words', 'characters', 'count', 'reading time', 'case', 'uppercase', 'lowercase'],
   warm,
   errors: {
     text_too_complex: 'The text needs more full Unicode segmentation than one request may use (very long texts in scripts without spaces)',

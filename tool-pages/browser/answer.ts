@@ -1,5 +1,10 @@
-/** A View (tool-pages/shared/answers.ts) → elements: images, downloads, code blocks, diffs, tables. */
+/**
+ * A View (tool-pages/shared/answers.ts) → elements: images, downloads, code blocks, diffs, tables,
+ * colour swatches and times shown local and relative too. Copy buttons: one for the whole answer
+ * (tool.ts adds it), one per code block; single values and list items carry none.
+ */
 import { textOf, type DiffPart, type DiffSide, type View } from '../shared/answers.js';
+import { swatch } from './color.js';
 import { copyButton, downloadButton, h } from './dom.js';
 
 /** Names the files the download buttons save: `<group>-<operation>`. */
@@ -33,13 +38,30 @@ function diffText(side: DiffSide | undefined, type: string): (Node | string)[] {
   return [...said, ...(side.parts ? side.parts.map(diffPart) : [side.text])];
 }
 
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [['year', 31_557_600_000], ['month', 2_629_800_000], ['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000], ['second', 1000]];
+
+/** "Thu, 18 Jan 2018, 02:30:22 (your time) · 8 years ago" beside an ISO 8601 time. */
+function instantNote(iso: string): HTMLElement | null {
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return null;
+  const difference = time - Date.now();
+  const [unit, size] = STEPS.find(([, length]) => Math.abs(difference) >= length) ?? ['second', 1000];
+  const local = new Date(time).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  return h('span', { class: 'instant' }, h('time', { datetime: iso }, `${local} your time`), ` · ${relative.format(Math.round(difference / size), unit)}`);
+}
+
 /** Draws `view`; `compact` (inside tables) leaves out copy buttons. */
 export function render(view: View, label: string, context: AnswerContext, compact = false): HTMLElement {
   switch (view.kind) {
     case 'empty':
       return h('span', { class: 'empty' }, 'none');
-    case 'value':
-      return compact ? h('span', { class: 'value' }, view.text) : h('span', { class: 'value-line' }, h('output', { class: 'value' }, view.text), copyButton(() => view.text, label));
+    case 'value': {
+      const color = view.color ? swatch(view.text) : null;
+      const instant = view.instant ? instantNote(view.instant) : null;
+      if (!color && !instant) return h('span', { class: 'value' }, view.text);
+      return h('span', { class: 'value-line' }, color, h('span', { class: 'value' }, view.text), instant);
+    }
     case 'code':
       return h('div', { class: 'code' }, h('pre', { tabindex: '0', 'aria-label': label }, h('code', {}, view.text)), compact ? null : copyButton(() => view.text, label));
     case 'image': {
@@ -57,7 +79,7 @@ export function render(view: View, label: string, context: AnswerContext, compac
     case 'side-by-side':
       return h(
         'div',
-        { class: 'table-scroll' },
+        { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': label },
         h(
           'table',
           { class: 'diff' },
@@ -69,7 +91,7 @@ export function render(view: View, label: string, context: AnswerContext, compac
     case 'table':
       return h(
         'div',
-        { class: 'table-scroll' },
+        { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': label },
         h(
           'table',
           {},
@@ -78,9 +100,30 @@ export function render(view: View, label: string, context: AnswerContext, compac
           h('tbody', {}, ...view.rows.map((row) => h('tr', {}, ...row.map((cell, index) => h('td', {}, render(cell, view.columns[index]!.label, context, true)))))),
         ),
       );
-    case 'list':
-      return h('div', { class: 'list' }, h('ul', {}, ...view.items.map((item) => h('li', {}, render(item, label, context, true)))), compact ? null : copyButton(() => textOf(view), label));
+    case 'list': {
+      const swatches = view.items.every((item) => item.kind === 'value' && item.color);
+      return h('div', { class: 'list' }, h('ul', { class: swatches ? 'swatches' : undefined }, ...view.items.map((item) => h('li', {}, render(item, label, context, true)))));
+    }
     case 'record':
       return h('dl', { class: 'record' }, ...view.entries.flatMap((entry) => [h('dt', { title: entry.description }, entry.label), h('dd', {}, render(entry.view, entry.label, context, compact))]));
   }
+}
+
+/** The text the answer's one Copy button copies: a lone value by itself, anything else in labelled lines. */
+export function answerText(view: View): string {
+  if (view.kind === 'record' && view.entries.length === 1) return textOf(view.entries[0]!.view);
+  return textOf(view);
+}
+
+/** The text of the request with each match marked, for a `text` searched by a pattern whose answer lists `matches` with `index` and `end`. */
+export function highlighted(text: string, matches: readonly { index: number; end: number }[]): HTMLElement {
+  const parts: (Node | string)[] = [];
+  let at = 0;
+  for (const { index, end } of matches) {
+    if (index < at || end > text.length) continue;
+    parts.push(text.slice(at, index), h('mark', {}, text.slice(index, end) || '\u200b'));
+    at = end;
+  }
+  parts.push(text.slice(at));
+  return h('section', { class: 'highlight', 'aria-labelledby': 'highlight-heading' }, h('h3', { id: 'highlight-heading' }, `Matches in the text (${matches.length})`), h('pre', { tabindex: '0', 'aria-label': 'The text with its matches marked' }, ...parts));
 }

@@ -1,7 +1,9 @@
 /** A Field (tool-pages/shared/fields.ts) → the controls that ask for it and read it back as JSON. */
 import type { Field } from '../shared/fields.js';
 import { roughlyMatches, type Json } from '../shared/schema.js';
+import { colorPicker } from './color.js';
 import { freshId, h } from './dom.js';
+import type { FieldMarks } from './marks.js';
 
 /** What a control holds: a value, or nothing (the member is left out of the body). */
 export type Read = { value: Json } | undefined;
@@ -23,50 +25,11 @@ export class FieldError extends Error {
   }
 }
 
-interface Slot {
-  readonly input: HTMLElement;
-  readonly message: HTMLElement;
-}
-
-/** Where messages about fields are shown, by JSON Pointer (a 400's `details[].path`). */
-export class FieldMarks {
-  private readonly slots = new Map<string, Slot[]>();
-
-  register(pointer: string, input: HTMLElement, message: HTMLElement): void {
-    this.slots.set(pointer, [...(this.slots.get(pointer) ?? []).filter((slot) => slot.input.isConnected), { input, message }]);
-  }
-
-  clear(): void {
-    for (const slots of this.slots.values()) {
-      for (const { input, message } of slots) {
-        input.removeAttribute('aria-invalid');
-        message.textContent = '';
-        message.hidden = true;
-      }
-    }
-  }
-
-  /** Marks the field at `pointer`, or the nearest field around it; returns its input. */
-  mark(pointer: string, text: string): HTMLElement | undefined {
-    for (let at = pointer; ; at = at.slice(0, at.lastIndexOf('/'))) {
-      const slot = (this.slots.get(at) ?? []).filter((entry) => entry.input.isConnected).pop();
-      if (slot) {
-        slot.input.setAttribute('aria-invalid', 'true');
-        slot.message.textContent = slot.message.textContent ? `${slot.message.textContent}; ${text}` : text;
-        slot.message.hidden = false;
-        return slot.input;
-      }
-      if (at === '') return undefined;
-    }
-  }
-}
-
 /** Files still being read: the form waits for them before it sends. */
 const reading = new Set<Promise<void>>();
 export const filesRead = (): Promise<unknown> => Promise.all([...reading]);
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-const optionLabel = (value: Json): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** Manifest text: sentences end with a stop; `backticks` are code. */
 export function prose(text: string): (Node | string)[] {
@@ -93,7 +56,7 @@ function framed(field: Field, input: HTMLElement, marks: FieldMarks, options: { 
   const message = h('p', { class: 'field-error', id: freshId('error'), hidden: true });
   input.setAttribute('aria-describedby', [hintId, message.id].filter(Boolean).join(' '));
   if (field.required && input.tagName !== 'FIELDSET' && (input as HTMLInputElement).type !== 'checkbox') input.setAttribute('aria-required', 'true');
-  marks.register(field.pointer, input, message);
+  marks.register(field.pointer, input, message, field.label);
   const label = h('label', { for: input.id }, ...labelText(field));
   const shown = options.around ?? input;
   const parts = options.inline ? [shown, label] : [label, shown];
@@ -108,7 +71,7 @@ function fieldset(field: Field, marks: FieldMarks, ...content: Node[]): HTMLFiel
   const set = h('fieldset', { 'aria-describedby': [hintId, message.id].filter(Boolean).join(' ') }, h('legend', {}, ...labelText(field)));
   if (hint) set.append(h('p', { class: 'hint', id: hintId }, ...prose(hint)));
   set.append(...content, message);
-  marks.register(field.pointer, set, message);
+  marks.register(field.pointer, set, message, field.label);
   return set;
 }
 
@@ -153,8 +116,9 @@ function textControl(field: Field & { kind: 'text' | 'json' }, marks: FieldMarks
     if (input instanceof HTMLTextAreaElement) input.rows = Math.min(Math.max(input.value.split('\n').length, fewest), 16);
   };
   input.addEventListener('input', fit);
+  const picker = field.kind === 'text' && field.color ? colorPicker(input, field.label) : undefined;
   return {
-    element: framed(field, input, marks),
+    element: framed(field, input, marks, picker ? { around: h('div', { class: 'color-field' }, picker.element, input) } : {}),
     read() {
       if (input.value === '' && !field.required) return undefined;
       if (field.kind === 'text') return { value: input.value };
@@ -168,6 +132,7 @@ function textControl(field: Field & { kind: 'text' | 'json' }, marks: FieldMarks
       const shown = value === undefined ? field.defaultValue : value;
       input.value = shown === undefined ? '' : field.kind === 'text' && typeof shown === 'string' ? shown : JSON.stringify(shown, null, 2);
       fit();
+      picker?.follow();
     },
   };
 }
@@ -186,7 +151,7 @@ function numberControl(field: Field & { kind: 'number' }, marks: FieldMarks): Co
 
 function selectControl(field: Field & { kind: 'select' }, marks: FieldMarks): Control {
   const optional = !field.required && field.defaultValue === undefined;
-  const select = h('select', { id: freshId('field') }, optional ? h('option', { value: '' }, '(not set)') : null, ...field.options.map((option, index) => h('option', { value: String(index) }, optionLabel(option))));
+  const select = h('select', { id: freshId('field') }, optional ? h('option', { value: '' }, '(not set)') : null, ...field.options.map((option, index) => h('option', { value: String(index) }, field.optionLabels[index]!)));
   return {
     element: framed(field, select, marks),
     read: () => (select.value === '' ? undefined : { value: field.options[Number(select.value)]! }),
@@ -200,7 +165,7 @@ function selectControl(field: Field & { kind: 'select' }, marks: FieldMarks): Co
 
 function choicesControl(field: Field & { kind: 'choices' }, marks: FieldMarks): Control {
   const boxes = field.options.map(() => h('input', { type: 'checkbox', id: freshId('choice') }));
-  const set = fieldset(field, marks, h('div', { class: 'choices' }, ...boxes.map((box, index) => h('span', { class: 'choice' }, box, h('label', { for: box.id }, optionLabel(field.options[index]!))))));
+  const set = fieldset(field, marks, h('div', { class: 'choices' }, ...boxes.map((box, index) => h('span', { class: 'choice' }, box, h('label', { for: box.id }, field.optionLabels[index]!)))));
   return {
     element: set,
     read() {

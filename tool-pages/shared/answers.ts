@@ -4,7 +4,7 @@
  * `same`/`add`/`del` parts as a coloured diff, `left`/`right` rows side by side, arrays of records
  * as tables, objects as labelled values. Pure data; tool-pages/browser/answer.ts draws it.
  */
-import { humanize, isRecord, type Json, type Schema } from './schema.js';
+import { humanize, isRecord, labelOf, valueLabel, type Json, type Schema } from './schema.js';
 
 /** Text longer than this, or with a line break, goes in a code block rather than on one line. */
 export const INLINE_TEXT_MAX = 80;
@@ -13,7 +13,8 @@ export type View =
   | { kind: 'image'; mediaType: string; text: string }
   | { kind: 'file'; mediaType: string; base64: string }
   | { kind: 'code'; text: string }
-  | { kind: 'value'; text: string }
+  /** `color`: a CSS colour the page shows a swatch of; `instant`: an ISO 8601 time shown also local and relative. */
+  | { kind: 'value'; text: string; color?: boolean; instant?: string }
   | { kind: 'empty' }
   | { kind: 'parts'; parts: readonly DiffPart[] }
   | { kind: 'side-by-side'; rows: readonly DiffRow[] }
@@ -49,7 +50,32 @@ const isRecordList = (value: Json[]): value is Record<string, Json>[] => value.l
 function columnsOf(schema: Schema | undefined, rows: Record<string, Json>[]): { name: string; label: string }[] {
   const names = Object.keys(schema?.properties ?? {});
   for (const row of rows) for (const name of Object.keys(row)) if (!names.includes(name)) names.push(name);
-  return names.filter((name) => rows.some((row) => name in row)).map((name) => ({ name, label: humanize(name) }));
+  return names.filter((name) => rows.some((row) => name in row)).map((name) => ({ name, label: labelOf(name, schema?.properties?.[name]) }));
+}
+
+const COLOR = /^(#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})|(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([^()]*\))$/i;
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+/** Seconds in a unit, largest first, for {@link humanDuration}. */
+const UNITS: [string, number][] = [['year', 31_557_600], ['day', 86_400], ['hour', 3_600], ['minute', 60], ['second', 1]];
+/** The universe's age, about 13.8 billion years, in seconds. */
+const UNIVERSE = 4.35e17;
+
+/** A count of seconds as a person says it: "about 3 hours", "longer than the age of the universe". */
+export function humanDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds >= UNIVERSE) return 'longer than the age of the universe';
+  if (seconds < 1) return 'less than a second';
+  const [unit, size] = UNITS.find(([, length]) => seconds >= length)!;
+  const count = seconds / size;
+  const words = count >= 1e9 ? `${Math.round(count / 1e9).toLocaleString('en')} billion` : count >= 1e6 ? `${Math.round(count / 1e6).toLocaleString('en')} million` : Math.round(count).toLocaleString('en');
+  const plural = words === '1' ? unit : `${unit}s`;
+  return `${seconds === Math.round(count) * size ? '' : 'about '}${words} ${plural}`;
+}
+
+/** A number of seconds named as such (`crackSeconds`): its label and how long it is in words. */
+function durationEntry(name: string, value: Json): { label: string; view: View } | undefined {
+  if (typeof value !== 'number' || !/.Seconds$/.test(name)) return undefined;
+  const stem = humanize(name.slice(0, -'Seconds'.length));
+  return { label: /time$/i.test(stem) ? stem : `${stem} time`, view: { kind: 'value', text: `${humanDuration(value)} (${String(value)} s)` } };
 }
 
 /** How `value`, an instance of `schema`, is shown. */
@@ -59,7 +85,9 @@ export function viewOf(schema: Schema | undefined, value: Json | undefined): Vie
     const mediaType = schema?.contentMediaType;
     if (schema?.contentEncoding === 'base64') return { kind: 'file', mediaType: mediaType ?? 'application/octet-stream', base64: value };
     if (mediaType === 'image/svg+xml') return { kind: 'image', mediaType, text: value };
-    return value.includes('\n') || value.length > INLINE_TEXT_MAX ? { kind: 'code', text: value } : { kind: 'value', text: value };
+    if (value.includes('\n') || value.length > INLINE_TEXT_MAX) return { kind: 'code', text: value };
+    if (schema?.enum || alternativesHaveConsts(schema)) return { kind: 'value', text: valueLabel(value, schema) };
+    return { kind: 'value', text: value, ...(COLOR.test(value) ? { color: true } : {}), ...(INSTANT.test(value) ? { instant: value } : {}) };
   }
   if (typeof value !== 'object') return { kind: 'value', text: String(value) };
   if (Array.isArray(value)) {
@@ -78,12 +106,17 @@ export function viewOf(schema: Schema | undefined, value: Json | undefined): Vie
     kind: 'record',
     entries: Object.entries(value).map(([name, inner]) => {
       const property = properties[name] ?? extra;
+      const described = property?.description ? { description: property.description } : {};
+      const duration = properties[name] ? durationEntry(name, inner) : undefined;
+      if (duration) return { name, ...duration, ...described };
       // Keys of a map (rates by currency, hashes by algorithm) are data: shown as they are.
-      const label = properties[name] ? humanize(name) : name;
-      return { name, label, ...(property?.description ? { description: property.description } : {}), view: viewOf(property, inner) };
+      const label = properties[name] ? labelOf(name, properties[name]) : name;
+      return { name, label, ...described, view: viewOf(property, inner) };
     }),
   };
 }
+
+const alternativesHaveConsts = (schema: Schema | undefined): boolean => (schema?.anyOf ?? schema?.oneOf ?? []).some((branch) => branch.const !== undefined);
 
 /** The plain-text form of a view, for copy buttons. */
 export function textOf(view: View): string {
@@ -107,26 +140,4 @@ export function textOf(view: View): string {
     case 'record':
       return view.entries.map((entry) => `${entry.label}: ${textOf(entry.view)}`).join('\n');
   }
-}
-
-/** A failed request, in words: the sentence shown, and for a 400 the fields it names. */
-export interface Problem {
-  readonly message: string;
-  readonly fields: readonly { pointer: string; message: string }[];
-}
-
-/** What a person reads for an error answer (`status`, its JSON `body`, its Retry-After header). */
-export function problemOf(status: number, body: unknown, retryAfter: string | null): Problem {
-  const error = isRecord(body) && isRecord(body.error) ? body.error : {};
-  const said = typeof error.message === 'string' ? error.message : `The service answered ${status}.`;
-  const details = Array.isArray(error.details) ? error.details.filter(isRecord) : [];
-  const fields = details.flatMap((detail) => (typeof detail.path === 'string' && typeof detail.message === 'string' ? [{ pointer: detail.path, message: detail.message }] : []));
-  if (status === 400 && fields.length > 0) return { message: `Check the marked field${fields.length === 1 ? '' : 's'}: ${said}`, fields };
-  if (status === 422) return { message: `The tool cannot process this input: ${said}`, fields };
-  if (status === 429) {
-    const seconds = Number(retryAfter);
-    const wait = Number.isInteger(seconds) && seconds > 0 ? `in ${seconds} second${seconds === 1 ? '' : 's'}` : 'in a moment';
-    return { message: `Too many requests from this address for now: try again ${wait}.`, fields };
-  }
-  return { message: said, fields };
 }

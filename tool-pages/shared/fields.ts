@@ -3,7 +3,7 @@
  * schema says (type, bounds, enumerations, unions, content encoding). Pure data, so it is tested in
  * Node; the browser script turns it into controls (tool-pages/browser/form.ts).
  */
-import { alternativesOf, humanize, literalsOf, pointerSegment, typeOf, type Json, type Schema } from './schema.js';
+import { alternativesOf, labelOf, literalsOf, pointerSegment, typeOf, valueLabel, type Json, type Schema } from './schema.js';
 
 /** Strings allowed more characters than this (or unbounded) get a text area. */
 export const SINGLE_LINE_MAX = 1000;
@@ -19,12 +19,13 @@ interface Common {
 
 export type Field = Common &
   (
-    | { kind: 'text'; multiline: boolean; minLength?: number; maxLength?: number }
+    /** `color`: a CSS colour, which the page also offers a colour picker for. */
+    | { kind: 'text'; multiline: boolean; minLength?: number; maxLength?: number; color?: boolean }
     | { kind: 'number'; integer: boolean; min?: number; max?: number }
     | { kind: 'checkbox' }
-    | { kind: 'select'; options: readonly Json[] }
+    | { kind: 'select'; options: readonly Json[]; optionLabels: readonly string[] }
     /** An array of distinct fixed values: one checkbox each. */
-    | { kind: 'choices'; options: readonly Json[]; minItems?: number; maxItems?: number }
+    | { kind: 'choices'; options: readonly Json[]; optionLabels: readonly string[]; minItems?: number; maxItems?: number }
     | { kind: 'list'; item: Field; minItems?: number; maxItems?: number }
     | { kind: 'group'; members: readonly { name: string; field: Field }[]; fixed: Readonly<Record<string, Json>> }
     | { kind: 'union'; branches: readonly { label: string; schema: Schema; field: Field }[] }
@@ -33,6 +34,9 @@ export type Field = Common &
     /** Anything else: JSON typed by hand. */
     | { kind: 'json' }
   );
+
+/** A text field that holds a CSS colour: named so (`color`, `background`) or described so ("any CSS colour"). */
+const isColorField = (pointer: string, schema: Schema): boolean => /(?:colou?r|foreground|background)$/i.test(pointer) || /\bCSS colou?r\b/i.test(schema.description ?? '');
 
 /** A branch's name in a union switch: its fixed `type`-like member, its title, or its JSON type. */
 function branchLabel(schema: Schema, field: Field): string {
@@ -55,7 +59,7 @@ export function fieldOf(schema: Schema, pointer: string, label: string, required
     ...(schema.default !== undefined ? { defaultValue: schema.default } : {}),
   };
   const literals = literalsOf(schema);
-  if (literals) return { ...common, kind: 'select', options: literals };
+  if (literals) return { ...common, kind: 'select', options: literals, optionLabels: literals.map((literal) => valueLabel(literal, schema)) };
   const alternatives = alternativesOf(schema);
   if (alternatives) {
     const branches = alternatives.map((branch) => {
@@ -74,6 +78,7 @@ export function fieldOf(schema: Schema, pointer: string, label: string, required
         multiline: schema.maxLength === undefined ? schema.pattern === undefined && schema.format === undefined : schema.maxLength > SINGLE_LINE_MAX,
         ...(schema.minLength !== undefined ? { minLength: schema.minLength } : {}),
         ...(schema.maxLength !== undefined ? { maxLength: schema.maxLength } : {}),
+        ...(isColorField(pointer, schema) ? { color: true } : {}),
       };
     case 'integer':
     case 'number': {
@@ -97,7 +102,7 @@ function arrayField(schema: Schema, common: Common): Field {
   const bounds = { ...(schema.minItems !== undefined ? { minItems: schema.minItems } : {}), ...(schema.maxItems !== undefined ? { maxItems: schema.maxItems } : {}) };
   const items = schema.items ?? {};
   const options = literalsOf(items);
-  if (options && schema.uniqueItems === true) return { ...common, kind: 'choices', options, ...bounds };
+  if (options && schema.uniqueItems === true) return { ...common, kind: 'choices', options, optionLabels: options.map((option) => valueLabel(option, items)), ...bounds };
   return { ...common, kind: 'list', item: fieldOf(items, `${common.pointer}/-`, `${common.label} item`, true), ...bounds };
 }
 
@@ -109,9 +114,19 @@ function groupField(schema: Schema, common: Common): Field {
     const literals = literalsOf(inner);
     // A member with one possible value (a union's `type` discriminator) is sent, never asked.
     if (literals?.length === 1 && required.has(name)) fixed[name] = literals[0]!;
-    else members.push({ name, field: fieldOf(inner, `${common.pointer}/${pointerSegment(name)}`, humanize(name), required.has(name)) });
+    else members.push({ name, field: fieldOf(inner, `${common.pointer}/${pointerSegment(name)}`, labelOf(name, inner), required.has(name)) });
   }
   return { ...common, kind: 'group', members, fixed };
+}
+
+/**
+ * The field a 422 is about when it names none: the first required text or file field of the body,
+ * else its first field. A 422 concerns the input as a whole, and most tools have one main input.
+ */
+export function mainField(form: Field): Field | undefined {
+  if (form.kind !== 'group') return undefined;
+  const fields = form.members.map((member) => member.field);
+  return fields.find((field) => field.required && (field.kind === 'text' || field.kind === 'file' || field.kind === 'json')) ?? fields[0];
 }
 
 /** The form of a whole request body (an object schema). */

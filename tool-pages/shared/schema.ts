@@ -37,14 +37,58 @@ export interface Schema {
 
 export const isRecord = (value: unknown): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** `firstHost` → "First host", `dataBase64` → "Data base64", `ttl` → "Ttl". */
+/** Words written as people write them, not as a name in code (`ssid` → SSID). */
+const WORDS: Record<string, string> = Object.fromEntries(
+  ('API AA AAA BMI CIDR CMYK CSS CSV DNS DNSSEC ECDSA EXIF GPS HMAC HSL HSV HTML HTTP HTTPS ID IDs IP IPv4 IPv6 IPTC ISO JPEG JSON JWK JWKS JWT MAC MD5 ' +
+    'OKLCH PEM PNG QR RFC RGB RGBA RSA SQL SSID SVG TTL TXT ULID URI URL UTC UTF-8 UUID VAT WCAG WEP WHO WPA XMP YAML SHA-1 SHA-224 SHA-256 SHA-384 SHA-512')
+    .split(' ')
+    .map((word) => [word.toLowerCase().replace(/-/g, ''), word]),
+);
+/** Names whose words say nothing to a person: JWT claims, mostly. */
+const PHRASES: Record<string, string> = {
+  iat: 'Issued at',
+  exp: 'Expires',
+  nbf: 'Not before',
+  iss: 'Issuer',
+  sub: 'Subject',
+  aud: 'Audience',
+  jti: 'Token ID',
+  alg: 'Algorithm',
+  typ: 'Type',
+  kid: 'Key ID',
+};
+/** A trailing word that names how the value is written: `dataBase64` → "Data (Base64)". */
+const ENCODINGS: Record<string, string> = { base64: 'Base64', base64url: 'Base64url', hex: 'hex' };
+
+/** `firstHost` → "First host", `dataBase64` → "Data (Base64)", `ssid` → "SSID", `iat` → "Issued at". */
 export function humanize(name: string): string {
+  if (PHRASES[name]) return PHRASES[name];
   const words = name
     .replace(/[-_]+/g, ' ')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .trim()
-    .toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean);
+  const last = words[words.length - 1] ?? '';
+  const encoding = words.length > 1 && ENCODINGS[last] ? ` (${ENCODINGS[last]})` : '';
+  if (encoding) words.pop();
+  const text = words.map((word, index) => WORDS[word] ?? (index === 0 ? word.charAt(0).toUpperCase() + word.slice(1) : word)).join(' ');
+  return text + encoding;
+}
+
+/** A field's label: its schema's `title`, else its name in words. */
+export const labelOf = (name: string, schema: Schema | undefined): string => schema?.title ?? humanize(name);
+
+/**
+ * A fixed value as a person reads it: the `title` of its `const` branch when the schema gives one,
+ * a camelCase word in words (`veryStrong` → "Very strong"), anything else as it is.
+ */
+export function valueLabel(value: Json, schema: Schema | undefined): string {
+  const titled = alternativesOf(schema ?? {})?.find((branch) => branch.const === value && branch.title !== undefined);
+  if (titled) return titled.title!;
+  if (typeof value !== 'string') return JSON.stringify(value);
+  return /^[a-z]+(?:[A-Z][a-z]+)+$/.test(value) ? humanize(value) : value;
 }
 
 /** The alternatives of a union schema (anyOf or oneOf), or undefined. */
