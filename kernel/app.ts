@@ -76,11 +76,11 @@ export function createApp(options: AppOptions): Koa<KernelState> {
   const document = buildOpenApiDocument(options.registry, API_VERSION);
   if (config.docs.enabled && config.docs.toolPages) app.use(toolPages(document));
   if (config.docs.enabled) app.use(docsPage());
-  app.use(corsPreflight());
+  app.use(corsPreflight(config.cors.origins));
   const routes = buildRoutes(options.registry, document);
   routes.set(MCP_PATH, mcpRoute({ registry: options.registry, logger, version: API_VERSION }));
   app.use(lookupRoute(routes));
-  app.use(identify(keyIndex(config.auth.apiKeys)));
+  app.use(identify(keyIndex(config.auth.apiKeys), config.auth.required));
   app.use(
     rateLimit({
       windowSeconds: config.rateLimit.windowSeconds,
