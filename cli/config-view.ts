@@ -1,6 +1,6 @@
 /** `toolshed config check` and `config print`: the configuration as the service would run with it. */
 import { stringify } from '../kernel/vendor/yaml.js';
-import { ConfigError, type Config } from '../kernel/config.js';
+import { ConfigError, coreSections, type Config } from '../kernel/config.js';
 import type { Registry } from '../kernel/registry.js';
 import { write, EXIT, type CliIo } from './command.js';
 import { inspectConfig, loadRegistry, withConfigFile } from './load.js';
@@ -28,9 +28,14 @@ export async function printConfig(file: string | undefined, io: CliIo): Promise<
   return EXIT.ok;
 }
 
-/** `config` with each enabled plugin's section as the plugin resolved it (its defaults filled). */
+/**
+ * The kernel's sections and each enabled plugin's section as the plugin resolved it (its defaults
+ * filled); a disabled plugin's section (config/default.yaml has one for every built-in with
+ * settings) is left out, since nothing reads it.
+ */
 function withPluginDefaults(config: Config, registry: Registry): Config {
-  const resolved: Record<string, unknown> = { ...config };
+  const enabled = new Set(registry.plugins.flatMap((plugin) => (plugin.config === undefined ? [] : [plugin.config.section])));
+  const resolved: Record<string, unknown> = Object.fromEntries(Object.entries(config).filter(([key]) => coreSections.has(key) || enabled.has(key)));
   for (const plugin of registry.plugins) {
     if (plugin.config === undefined) continue;
     for (const operation of registry.operations.values()) {

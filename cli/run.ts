@@ -46,8 +46,18 @@ const mainHelp =
   'docs/cli.md describes every command.\n\n' +
   `${exitCodes}\n`;
 
+/** A command's "Exit codes: …" paragraph, from its help. */
+const exitParagraph = (command: Command): string => command.help.slice(command.help.lastIndexOf('Exit codes:') + 'Exit codes: '.length).replace(/\s*\n\s*/g, ' ');
+
+/** A group's help: its commands, the one option, and the exit codes of each command. */
 function groupHelp(word: string, list: readonly Command[]): string {
-  return `Usage: toolshed ${word} <command> [arguments] [options]\n\nCommands:\n${commandList(list)}\n`;
+  const codes = list.map((command) => `  ${command.words.join(' ')}: ${exitParagraph(command)}`).join('\n');
+  return (
+    `Usage: toolshed ${word} <command> [arguments] [options]\n\nCommands:\n${commandList(list)}\n\n` +
+    `Run "toolshed ${word} <command> --help" for what a command takes.\n\n` +
+    `Options:\n  -h, --help  Show this help\n\n` +
+    `Exit codes: 0 this help, 2 usage error (no command, or one "${word}" does not have); then each command's:\n${codes}\n`
+  );
 }
 
 /** `toolshed <package version> (API <contract version>)`. */

@@ -11,6 +11,8 @@ export interface AccessEntry {
   readonly requestId: string | undefined;
   readonly operation: string | undefined;
   readonly method: string;
+  /** The path (without the query) of a request that names no operation: GET pages, probes, unknown paths. */
+  readonly path?: string | undefined;
   readonly status: number;
   readonly durationMs: number;
   readonly ip: string;
@@ -19,8 +21,8 @@ export interface AccessEntry {
 
 const INFO = 30;
 
-/** Characters JSON never escapes: request ids, operation ids, methods and addresses are made of them. */
-const plain = /^[A-Za-z0-9._:-]*$/;
+/** Characters JSON never escapes: request ids, operation ids, methods, addresses and most paths are made of them. */
+const plain = /^[A-Za-z0-9._:/-]*$/;
 
 // JSON.stringify of each value was half the line's cost; a value of plain characters needs only its quotes.
 const field = (name: string, value: string | undefined): string =>
@@ -30,7 +32,7 @@ const field = (name: string, value: string | undefined): string =>
 export function accessLine(entry: AccessEntry, time: number): string {
   return (
     `{"level":${INFO},"time":${time}${field('requestId', entry.requestId)}${field('operation', entry.operation)}` +
-    `${field('method', entry.method)},"status":${entry.status},"durationMs":${entry.durationMs}` +
+    `${field('method', entry.method)}${field('path', entry.path)},"status":${entry.status},"durationMs":${entry.durationMs}` +
     `${field('ip', entry.ip)}${field('key', entry.key)},"msg":"request"}\n`
   );
 }

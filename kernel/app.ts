@@ -71,9 +71,9 @@ export function createApp(options: AppOptions): Koa<KernelState> {
   if (options.draining) app.use(drainSignal(options.draining));
   for (const door of doors) if (door.pages) app.use(door.pages);
   if (config.docs.enabled) app.use(docsPage());
-  app.use(corsPreflight());
+  app.use(corsPreflight(config.cors.origins));
   app.use(lookupRoute(buildRoutes(executor, options.document, doors)));
-  app.use(identify(keyIndex(config.auth.apiKeys)));
+  app.use(identify(keyIndex(config.auth.apiKeys), config.auth.required));
   app.use(
     rateLimit({
       windowSeconds: config.rateLimit.windowSeconds,

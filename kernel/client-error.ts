@@ -4,6 +4,7 @@
  * of Node's bare status line, whenever the socket can still take it. The connection is then closed:
  * after a parse error nothing more on it can be trusted.
  */
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 interface ParserError extends Error {
@@ -17,15 +18,19 @@ const answers: Record<string, readonly [number, string, string, string]> = {
 };
 const malformed = [400, 'Bad Request', 'bad_request', 'The request is not valid HTTP/1.1'] as const;
 
-/** The raw bytes of the JSON answer for a parser error `code`. */
-export function clientErrorResponse(code: string | undefined): string {
+/** The rate-limit headers an answer carries when the request was counted before it failed. */
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
+
+/** The raw bytes of the JSON answer for a parser error `code`, with `headers` (name → value) added. */
+export function clientErrorResponse(code: string | undefined, headers: Readonly<Record<string, string>> = {}): string {
   const [status, reason, errorCode, message] = (code !== undefined ? answers[code] : undefined) ?? malformed;
   // Every 400 lists what is wrong (docs/errors.md); here it is the request as a whole (path "").
   const error = status === 400 ? { code: errorCode, message, details: [{ path: '', message }] } : { code: errorCode, message };
   const body = JSON.stringify({ error });
   return (
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+    `Content-Length: ${Buffer.byteLength(body)}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}` +
+    `Connection: close\r\n\r\n${body}`
   );
 }
 
@@ -36,5 +41,13 @@ export function answerClientError(error: ParserError, socket: Socket): void {
     socket.destroy();
     return;
   }
-  socket.end(clientErrorResponse(error.code));
+  // A request whose body stopped coming (408 past server.requestTimeoutMs) was read up to its path
+  // and counted by the rate limit: its answer carries the same RateLimit headers as any /v1 answer.
+  const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  const headers: Record<string, string> = {};
+  for (const name of RATE_LIMIT_HEADERS) {
+    const value = pending?.getHeader(name);
+    if (typeof value === 'string') headers[name] = value;
+  }
+  socket.end(clientErrorResponse(error.code, headers));
 }

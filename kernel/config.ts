@@ -46,7 +46,14 @@ export const CoreConfigSchema = Type.Object(
           ),
           { default: [] },
         ),
+        // true: every /v1/ and /mcp request without a valid key is 401 (a private deployment).
+        required: Type.Boolean({ default: false }),
       },
+      section,
+    ),
+    // Origins whose pages may read the answers: "*" (any) or scheme://host[:port] each.
+    cors: Type.Object(
+      { origins: Type.Array(Type.String({ pattern: '^(\\*|https?://[^/\\s]+)$' }), { minItems: 1, default: ['*'] }) },
       section,
     ),
     rateLimit: Type.Object(

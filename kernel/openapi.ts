@@ -101,13 +101,9 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
         'x-deterministic': definition.deterministic ?? definition.upstream !== true,
         'x-offload': offload,
       },
-      // Every operation is POST; GET (like any other method) is refused, stated here so a client
-      // or fuzzer reading the document knows it.
-      get: {
-        tags: [operation.group],
-        summary: `Not supported: ${path} accepts POST only`,
-        responses: { '405': { $ref: '#/components/responses/405' } },
-      },
+      // Every operation is POST only. Any other method is 405, stated once (info.description and
+      // components.responses.405) rather than as a GET per path: a GET block doubled what /docs
+      // lists and gave generated clients a method that always fails (issue 39).
     };
   }
   const rateHeaders = { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 1 } } };
@@ -123,7 +119,8 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
       version,
       description:
         'Small, stateless utility operations. Beta. Request data is processed in memory only and is neither stored nor logged. ' +
-        `Every operation is POST; any other method on its path answers 405 with \`Allow: POST\`. A request body nests arrays and objects at most ${MAX_BODY_DEPTH} levels deep ` +
+        'Every operation is POST; any other method on its path answers 405 `method_not_allowed` with `Allow: POST` (the response `405` under components.responses). ' +
+        `A request body nests arrays and objects at most ${MAX_BODY_DEPTH} levels deep ` +
         '(the body itself is level 1); deeper is 400 `invalid_json`.',
     },
     'x-max-body-depth': MAX_BODY_DEPTH,

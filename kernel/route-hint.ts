@@ -52,9 +52,33 @@ export function nearestPath(path: string, known: readonly string[]): string | un
     }
   }
   if (best !== undefined) return best;
+  const [, group, operation] = /^\/v1\/([^/]+)(?:\/([^/]+))?/.exec(wanted) ?? [];
+  if (group === undefined) return undefined;
   // A known group with an unknown operation: name the group's first operation.
-  const group = /^\/v1\/([^/]+)/.exec(wanted)?.[1];
-  return group === undefined ? undefined : known.find((candidate) => candidate.startsWith(`/v1/${group}/`));
+  const inGroup = known.find((candidate) => candidate.startsWith(`/v1/${group}/`));
+  if (inGroup !== undefined) return inGroup;
+  return shortGroupPath(group, operation, known);
+}
+
+/**
+ * A group named by the first words of its name (`subnet` for `subnet-calculator`, `qr-code` for
+ * `qr-code-generator`): its operation nearest to `operation`, else its first one. Only when one
+ * group's name starts with those words, so that `text` names none of several `text-…` groups.
+ */
+function shortGroupPath(group: string, operation: string | undefined, known: readonly string[]): string | undefined {
+  const candidates = known.filter((candidate) => candidate.startsWith(`/v1/${group}-`));
+  const groups = new Set(candidates.map((candidate) => candidate.split('/')[2]));
+  if (groups.size !== 1) return undefined;
+  let best = candidates[0];
+  let bestDistance = MAX_EDITS + 1;
+  for (const candidate of operation === undefined ? [] : candidates) {
+    const distance = editDistance(operation!, candidate.split('/')[3] ?? '', MAX_EDITS);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
 }
 
 /** The group a path names (`/v1/<group>/…`, compared as {@link nearestPath} compares), if any. */

@@ -29,6 +29,10 @@ describe('the API reference renderer', () => {
     assert.equal(constraintsOf({ type: 'integer', minimum: 1, maximum: 64 }), '≥ 1, ≤ 64');
     assert.equal(constraintsOf({ type: 'string', minLength: 1, maxLength: 10, pattern: '^[a-z]+$' }), 'length ≥ 1, length ≤ 10, matches `^[a-z]+$`');
     assert.equal(constraintsOf({ type: 'array', maxItems: 3, items: { type: 'string', maxLength: 5 } }), 'items ≤ 3, each: length ≤ 5');
+    // A long pattern is left to the OpenAPI document: the description says it in words (issue 39).
+    const long = `^${'(?:[0-9]{2})'.repeat(4)}$`;
+    assert.equal(constraintsOf({ type: 'string', maxLength: 10, pattern: long, description: 'Eight digits' }), 'length ≤ 10');
+    assert.equal(constraintsOf({ type: 'string', pattern: long }), 'matches a pattern (in the OpenAPI document)');
   });
 
   it('flattens nested objects and objects inside arrays with dots', () => {

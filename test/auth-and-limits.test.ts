@@ -88,8 +88,23 @@ describe('rate limits', () => {
     const service = await start({ rateLimit: { anonymous: { max: 2 } } });
     const headers = { Authorization: `Bearer ${revoked}` };
     const statuses = [];
-    for (let index = 0; index < 3; index++) statuses.push((await send(service.url, echo, { body, headers })).status);
+    for (let index = 0; index < 2; index++) statuses.push((await send(service.url, echo, { body, headers })).status);
+    // The two bad keys spent the address's budget: the next anonymous request is refused.
+    statuses.push((await send(service.url, echo, { body })).status);
     assert.deepEqual(statuses, [401, 401, 429]);
+  });
+
+  it('answers a wrong key 401 even once the address has spent its anonymous budget (issue 39)', async () => {
+    const service = await start({ rateLimit: { anonymous: { max: 1 } } });
+    assert.equal((await send(service.url, echo, { body })).status, 200);
+    assert.equal((await send(service.url, echo, { body })).status, 429);
+    for (const header of [`Bearer ${revoked}`, 'Basic abc']) {
+      const answer = await send(service.url, echo, { body, headers: { Authorization: header } });
+      assert.equal(answer.status, 401, header);
+      assert.equal((answer.json as { error: { code: string } }).error.code, 'unauthorized');
+      assert.equal(answer.headers['ratelimit-remaining'], '0', 'still counted against the address');
+      assert.equal(answer.headers['retry-after'], undefined);
+    }
   });
 
   it('resets after the window; Retry-After never says 0', async () => {
@@ -115,5 +130,45 @@ describe('rate limits', () => {
     assert.equal((await from('203.0.113.2')).status, 200);
     assert.equal((await from('203.0.113.1')).status, 429);
     assert.ok(service.logs.some((line) => line.includes('"ip":"203.0.113.2"')));
+  });
+});
+
+describe('auth.required', () => {
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } },
+  };
+  const mcpHeaders = { Accept: 'application/json, text/event-stream' };
+
+  it('answers every /v1/ and /mcp request without a valid key 401, and serves those with one', async () => {
+    const service = await start({ auth: { required: true, apiKeys: [{ name: 'ci', sha256: digestApiKey(key) }] }, rateLimit: { anonymous: { max: 2 } } });
+    const refusals = [
+      await send(service.url, echo, { body }),
+      await send(service.url, '/v1/openapi.json', { method: 'GET' }),
+      await send(service.url, '/v1/no-such/operation', { body }),
+      await send(service.url, '/mcp', { body: initialize, headers: mcpHeaders }),
+      // Past the anonymous budget (2), still 401: the answer says what is missing.
+      await send(service.url, echo, { body }),
+      await send(service.url, '/mcp', { body: initialize, headers: { ...mcpHeaders, Authorization: `Bearer ${revoked}` } }),
+    ];
+    for (const answer of refusals) {
+      assert.equal(answer.status, 401, answer.text);
+      assert.equal((answer.json as { error: { code: string } }).error.code, 'unauthorized');
+    }
+    assert.equal(refusals[0]!.headers['www-authenticate'], 'Bearer');
+    assert.match((refusals[0]!.json as { error: { message: string } }).error.message, /requires an API key/);
+    const authorization = { Authorization: `Bearer ${key}` };
+    assert.equal((await send(service.url, echo, { body, headers: authorization })).status, 200);
+    const mcp = await send(service.url, '/mcp', { body: initialize, headers: { ...mcpHeaders, ...authorization } });
+    assert.equal(mcp.status, 200, mcp.text);
+    // Outside the API: health checks and unknown paths elsewhere answer as before.
+    assert.equal((await send(service.url, '/healthz', { method: 'GET' })).status, 200);
+  });
+
+  it('is off by default: a request without a key is anonymous', async () => {
+    const service = await start({});
+    assert.equal((await send(service.url, echo, { body })).status, 200);
   });
 });

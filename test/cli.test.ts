@@ -175,11 +175,21 @@ describe('toolshed config', () => {
     assert.equal(outcome.code, 0, outcome.stderr);
     assert.ok(!outcome.stdout.includes(digest) && !outcome.stdout.includes('hunter2'));
     const printed = parseYaml(outcome.stdout) as Record<string, Record<string, unknown>>;
-    assert.deepEqual(printed.auth, { apiKeys: [{ name: 'ci', sha256: '…' }] });
+    assert.deepEqual(printed.auth, { apiKeys: [{ name: 'ci', sha256: '…' }], required: false });
     assert.deepEqual(printed.rateLimit!.redis, { url: 'redis://:…@127.0.0.1:6379' });
     // The file's value over the default one; a default the file does not touch.
     assert.equal((printed.dns as { timeoutMs: number }).timeoutMs, 2500);
     assert.equal(printed.server!.port, 8080);
+  });
+
+  it('print shows each enabled plugin\'s section and no disabled plugin\'s (docs/cli.md)', async () => {
+    assert.match((await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8')).replace(/\s+/g, ' '), /each enabled plugin's section as that plugin resolved it/);
+    const file = await tempFile('disabled.yaml', 'plugins:\n  disabled: [dns-lookup]\n');
+    const printed = parseYaml((await toolshed(['config', 'print', file])).stdout) as Record<string, unknown>;
+    // dns is dns-lookup's section (config/default.yaml has it); regex is regex-tester's, enabled.
+    assert.equal(printed.dns, undefined);
+    assert.equal((printed.regex as { timeoutMs: number }).timeoutMs, 1000);
+    assert.deepEqual((printed.plugins as { disabled: string[] }).disabled, ['dns-lookup']);
   });
 });
 
@@ -238,6 +248,17 @@ describe('toolshed help and usage', () => {
       assert.equal(outcome.code, 0, args.join(' '));
       assert.equal(outcome.stderr, '');
       assert.ok(outcome.stdout.startsWith(usage), `${args.join(' ')}: ${outcome.stdout}`);
+    }
+  });
+
+  it('answers --help on a group with its usage, options and every command\'s exit codes (docs/cli.md)', async () => {
+    const cliDoc = (await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8')).replace(/\s+/g, ' ');
+    assert.match(cliDoc, /Every command and group answers `--help` \(or `-h`\) with its usage, options and exit codes/);
+    for (const [group, commands] of [['config', ['check', 'print']], ['keys', ['new']], ['plugin', ['new', 'check', 'dev']]] as const) {
+      const { stdout } = await toolshed([group, '--help']);
+      assert.match(stdout, /\nOptions:\n {2}-h, --help/, group);
+      assert.match(stdout, /\nExit codes: 0 this help, 2 usage error/, group);
+      for (const command of commands) assert.match(stdout, new RegExp(`\\n {2}${group} ${command}: 0 `), `${group} ${command}`);
     }
   });
 

@@ -1,6 +1,7 @@
 // No plugin can stall or silence the service (issue 21): third-party plugins run on the worker pool
 // by default, every operation has a deadline, and a blocked main thread is logged and counted.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -114,6 +115,26 @@ describe('a plugin the operator trusts', { timeout: 120_000 }, () => {
     assert.ok(blocks.every((line) => (line.blockedMs as number) >= 100));
     const metrics = (await send(service.url, '/metrics', { method: 'GET' })).text;
     assert.match(metrics, /^toolshed_event_loop_blocked_total\{operation="busy-loop\.spin"\} 2$/m);
+  });
+});
+
+describe('a trusted plugin\'s synchronous loop past its deadline', { timeout: 120_000 }, () => {
+  it('is answered with its result when it returns, not 504, as docs/configuration.md and writing-a-plugin.md say', async () => {
+    const docs = ['docs/configuration.md', 'docs/writing-a-plugin.md'].map((file) => readFileSync(fileURLToPath(new URL(`../../${file}`, import.meta.url)), 'utf8').replace(/\s+/g, ' '));
+    for (const text of docs) assert.match(text, /JavaScript cannot be stopped in the middle of a synchronous loop on the main thread/);
+    assert.match(docs[0]!, /answered when it returns, with its own result \(a 200, however late\)/);
+    const service = await startTestService(
+      { plugins: { dirs: [hostilePlugins], trusted: ['busy-loop'] }, operations: { groupDeadlineMs: { 'busy-loop': 200 } } },
+      { builtinDir: builtinPluginDir },
+    );
+    try {
+      // 600 ms of loop from the handler's first line, three times the 200 ms deadline.
+      const answer = await send(service.url, '/v1/busy-loop/spin', { body: { ms: 600 } });
+      assert.equal(answer.status, 200, answer.text);
+      assert.deepEqual(answer.json, {});
+    } finally {
+      await service.stop();
+    }
   });
 });
 

@@ -15,6 +15,7 @@ import ts from 'typescript';
 import { parse as parseYaml } from 'yaml';
 import { loadConfig, type Config } from '../kernel/config.js';
 import { BODY_LIMIT } from '../kernel/middleware/body.js';
+import { memoryBudgetBytes, sizeBytes } from './support/memory-budget.js';
 import { startTestService, type TestService } from './support/service.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -139,6 +140,8 @@ interface ComposeService {
   volumes?: string[];
   depends_on?: Record<string, unknown>;
   stop_grace_period?: string;
+  mem_limit?: string;
+  ports?: string[];
   healthcheck?: { interval?: string };
   read_only?: boolean;
   cap_drop?: string[];
@@ -227,6 +230,32 @@ describe('compose.yaml', () => {
     // Larger bodies are refused by nginx itself (the service would answer 413 and close mid-body).
     assert.equal(/client_max_body_size\s+(\d+)m;/.exec(nginx)?.[1], String(BODY_LIMIT / 1024 / 1024));
     assert.match(nginx, /location\s*=\s*\/metrics\s*\{[^}]*return 404/, 'metrics stay on the private network');
+  });
+
+  it('serves HTTPS only, with the certificate compose mounts from a folder git keeps empty', () => {
+    const nginx = read('deploy/nginx.conf');
+    const listens = [...nginx.matchAll(/^\s*listen\s+([^;]+);/gm)].map((match) => match[1]!);
+    assert.deepEqual(listens, ['443 ssl']);
+    const [, proxy] = proxies[0]!;
+    assert.deepEqual(proxy.ports, ['8443:443']);
+    const certs = mounted(proxy, '/etc/nginx/certs');
+    assert.equal(certs, 'deploy/certs');
+    for (const directive of ['ssl_certificate', 'ssl_certificate_key']) {
+      const file = new RegExp(`^\\s*${directive}\\s+(\\S+);`, 'm').exec(nginx)?.[1] ?? '';
+      assert.match(file, /^\/etc\/nginx\/certs\/[\w.]+$/, directive);
+      // docs/deployment.md's openssl command writes exactly these files.
+      assert.ok(read('docs/deployment.md').includes(`${certs}/${path.basename(file)}`), `the docs make ${path.basename(file)}`);
+    }
+    assert.deepEqual(read('deploy/certs/.gitignore').split('\n').filter((line) => line !== '' && !line.startsWith('#')), ['*', '!.gitignore'], 'no key is ever committed');
+    assert.match(nginx, /^\s*ssl_protocols\s+TLSv1\.2 TLSv1\.3;/m);
+  });
+
+  it('limits each instance\'s memory to at least what the mounted configuration may use, and the others too', async () => {
+    const config = await siteConfig();
+    for (const [name, service] of toolsheds) {
+      assert.ok(sizeBytes(service.mem_limit ?? '0') >= memoryBudgetBytes(config), `${name}: mem_limit ${service.mem_limit}`);
+    }
+    for (const [name, service] of [...proxies, ...redises]) assert.ok(service.mem_limit !== undefined, `${name} has a memory limit`);
   });
 
   it('closes idle upstream connections before an instance would, and before its drain ends; retries only what was never sent', async () => {

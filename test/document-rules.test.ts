@@ -20,7 +20,7 @@ interface Operation {
 interface ApiDocument {
   info: { description: string };
   'x-max-body-depth': number;
-  paths: Record<string, { post: Operation; get?: { responses: Record<string, unknown> } }>;
+  paths: Record<string, { post: Operation }>;
   components: Record<string, unknown>;
 }
 
@@ -167,9 +167,13 @@ describe('each rule the document states', () => {
 });
 
 describe('what the document says beyond the bodies', () => {
-  it('lists GET on every operation path as 405, and the service answers it so with Allow: POST', async () => {
+  it('states the 405 once, with the error model, and lists only POST per path; the service answers GET 405 with Allow: POST', async () => {
+    assert.match(document.info.description, /any other method on its path answers 405 `method_not_allowed` with `Allow: POST`/);
+    const refusal = (document as unknown as { components: { responses: Record<string, { headers?: { Allow?: unknown }; content: Record<string, { schema: { $ref: string } }> }> } }).components.responses['405'];
+    assert.ok(refusal?.headers?.Allow, 'the 405 response names its Allow header');
+    assert.equal(refusal.content['application/json']?.schema.$ref, '#/components/schemas/Error');
     for (const [path, item] of Object.entries(document.paths)) {
-      assert.ok(item.get?.responses['405'], `${path}: GET documented`);
+      assert.deepEqual(Object.keys(item), ['post'], `${path}: POST only, no block that always fails`);
       const answer = await send(service.url, path, { method: 'GET' });
       assert.equal(answer.status, 405, path);
       assert.equal(answer.headers.allow, 'POST');

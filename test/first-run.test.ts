@@ -5,13 +5,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { copyCheckout } from './support/checkout.js';
 
-const repository = fileURLToPath(new URL('../../', import.meta.url));
 let checkout: string;
 
 interface Outcome {
@@ -40,17 +38,7 @@ function assertKeyPrinted(outcome: Outcome, name: string): void {
 const notice = /^toolshed: no build in .*dist\/ yet; emitting it with esbuild/;
 
 before(async () => {
-  checkout = await mkdtemp(path.join(tmpdir(), 'toolshed-checkout-'));
-  for (const entry of ['package.json', 'tsconfig.base.json', 'bin', 'scripts', 'kernel', 'cli', 'mcp', 'tool-pages', 'plugins', 'config', 'plugin-sdk/package.json', 'plugin-sdk/src']) {
-    await cp(path.join(repository, entry), path.join(checkout, entry), { recursive: true });
-  }
-  // Every installed package, linked; the SDK is the copy's own, so it too starts without dist/.
-  await mkdir(path.join(checkout, 'node_modules', '@toolshed'), { recursive: true });
-  for (const name of await readdir(path.join(repository, 'node_modules'))) {
-    if (name !== '@toolshed') await symlink(path.join(repository, 'node_modules', name), path.join(checkout, 'node_modules', name));
-  }
-  await symlink('../../plugin-sdk', path.join(checkout, 'node_modules', '@toolshed', 'plugin-sdk'));
-  await symlink(path.join(repository, 'plugin-sdk', 'node_modules'), path.join(checkout, 'plugin-sdk', 'node_modules'));
+  checkout = await copyCheckout('toolshed-checkout-');
 });
 after(() => rm(checkout, { recursive: true, force: true }));
 

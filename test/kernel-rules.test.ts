@@ -265,14 +265,14 @@ describe('the handler context', () => {
 });
 
 describe('CORS', () => {
-  it('answers a preflight with 204 and allows only Content-Type', async () => {
+  it('answers a preflight with 204 and allows Content-Type, Authorization and MCP\'s headers', async () => {
     const answer = await send(service.url, echo, {
       method: 'OPTIONS',
       headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
     });
     assert.equal(answer.status, 204);
     assert.equal(answer.headers['access-control-allow-origin'], '*');
-    assert.equal(answer.headers['access-control-allow-headers'], 'Content-Type');
+    assert.equal(answer.headers['access-control-allow-headers'], 'Content-Type, Authorization, Mcp-Protocol-Version, Mcp-Session-Id');
     assert.match(String(answer.headers['access-control-allow-methods']), /POST/);
     assert.equal(answer.headers['ratelimit-limit'], undefined, 'preflights are not rate limited');
   });

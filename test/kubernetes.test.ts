@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
 import { parseAllDocuments } from 'yaml';
 import { loadConfig } from '../kernel/config.js';
+import { memoryBudgetBytes, sizeBytes } from './support/memory-budget.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (file: string): string => readFileSync(path.join(root, file), 'utf8');
@@ -23,19 +24,32 @@ interface Probe {
 interface Container {
   image: string;
   args?: string[];
-  env?: { name: string; value: string }[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
   ports?: { name: string; containerPort: number }[];
   volumeMounts?: { name: string; mountPath: string }[];
   readinessProbe?: Probe;
   livenessProbe?: Probe;
   lifecycle?: { preStop?: { exec?: { command: string[] } } };
   securityContext?: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean; capabilities?: { drop?: string[] } };
+  resources?: { limits?: { memory?: string } };
+}
+interface IngressPath {
+  path: string;
+  pathType: string;
+  backend: { service: { name: string; port: { name?: string; number?: number } } };
 }
 interface Manifest {
   kind: string;
   metadata: { name: string };
   data?: Record<string, string>;
+  stringData?: Record<string, string>;
   spec: {
+    replicas?: number;
+    tls?: { hosts: string[]; secretName: string }[];
+    rules?: { host?: string; http: { paths: IngressPath[] } }[];
+    podSelector?: { matchLabels: Record<string, string> };
+    policyTypes?: string[];
+    ingress?: { from: { podSelector?: { matchLabels: Record<string, string> } }[]; ports: { protocol: string; port: number }[] }[];
     selector?: Record<string, unknown>;
     ports?: { port: number; targetPort: string | number }[];
     scaleTargetRef?: { kind: string; name: string };
@@ -46,7 +60,7 @@ interface Manifest {
         terminationGracePeriodSeconds?: number;
         securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
         containers: Container[];
-        volumes?: { name: string; configMap?: { name: string } }[];
+        volumes?: { name: string; configMap?: { name: string }; secret?: { secretName: string } }[];
       };
     };
   };
@@ -74,16 +88,18 @@ async function podConfig(): ReturnType<typeof loadConfig> {
   const target = container.env?.find((entry) => entry.name === 'TOOLSHED_CONFIG')?.value ?? '';
   const mount = container.volumeMounts?.find((entry) => target.startsWith(`${entry.mountPath}/`));
   assert.ok(mount, `TOOLSHED_CONFIG ${target} is on a mounted volume`);
-  const configMap = pod.volumes?.find((volume) => volume.name === mount.name)?.configMap?.name ?? '';
-  const text = find('ConfigMap', configMap).data?.[path.basename(target)];
-  assert.ok(text, `ConfigMap ${configMap} holds ${path.basename(target)}`);
+  // A Secret (it holds the Redis password), or a ConfigMap for a configuration without secrets.
+  const volume = pod.volumes?.find((entry) => entry.name === mount.name);
+  const source = volume?.secret ? find('Secret', volume.secret.secretName).stringData : find('ConfigMap', volume?.configMap?.name ?? '').data;
+  const text = source?.[path.basename(target)];
+  assert.ok(text, `the volume ${mount.name} holds ${path.basename(target)}`);
   const file = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-k8s-')), 'toolshed.yaml');
   await writeFile(file, text);
   return loadConfig({ TOOLSHED_CONFIG: file }, path.join(root, 'config/default.yaml'));
 }
 
 describe('deploy/kubernetes', () => {
-  it('holds a ConfigMap, the Deployment, its Service, disruption budget and autoscaler, and Redis with its Service', () => {
+  it('holds the configuration, the Deployment, its Service, disruption budget and autoscaler, and Redis with its Service', () => {
     assert.ok(files.length >= 2);
     const kinds = manifests.map((manifest) => `${manifest.kind}/${manifest.metadata.name}`).sort();
     for (const expected of ['Deployment/toolshed', 'Service/toolshed', 'HorizontalPodAutoscaler/toolshed', 'PodDisruptionBudget/toolshed', 'Deployment/toolshed-redis', 'Service/toolshed-redis']) {
@@ -143,5 +159,55 @@ describe('deploy/kubernetes', () => {
         assert.deepEqual(each.securityContext, { readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
       }
     }
+  });
+
+  it('leaves the number of pods to the autoscaler: no fixed replicas on a Deployment it scales', () => {
+    const scaled = manifests.filter((manifest) => manifest.kind === 'HorizontalPodAutoscaler').map((hpa) => hpa.spec.scaleTargetRef?.name);
+    assert.ok(scaled.includes('toolshed'));
+    for (const name of scaled) assert.equal(find('Deployment', name!).spec.replicas, undefined, `Deployment ${name} fights its autoscaler`);
+  });
+
+  it('limits the pod\'s memory to at least what its configuration may use', async () => {
+    const limit = sizeBytes(container.resources?.limits?.memory ?? '0');
+    assert.ok(limit >= memoryBudgetBytes(await podConfig()), `limit ${container.resources?.limits?.memory}`);
+  });
+
+  it('serves HTTPS through an Ingress routing the API, MCP and pages, never /metrics or /healthz', async () => {
+    const ingress = find('Ingress', 'toolshed');
+    const hosts = ingress.spec.rules?.map((rule) => rule.host) ?? [];
+    assert.ok(hosts.length > 0 && hosts.every((host) => ingress.spec.tls?.some((tls) => tls.hosts.includes(host!) && tls.secretName !== '')), 'every host has TLS');
+    const paths = ingress.spec.rules!.flatMap((rule) => rule.http.paths);
+    for (const entry of paths) {
+      assert.equal(entry.backend.service.name, 'toolshed');
+      assert.equal(entry.backend.service.port.name, 'http');
+    }
+    // Kubernetes's matching: Exact is the whole path; Prefix matches whole path elements.
+    const routed = (url: string): boolean =>
+      paths.some(({ path: route, pathType }) => (pathType === 'Exact' ? url === route : url === route || url.startsWith(`${route.replace(/\/$/, '')}/`)));
+    for (const url of ['/', '/tools/base64/encode', '/tools/tool-pages.js', '/docs', '/docs/init.js', '/v1/base64/encode', '/v1/openapi.json', '/mcp']) {
+      assert.ok(routed(url), `the Ingress routes ${url}`);
+    }
+    for (const url of ['/metrics', '/healthz', '/metrics/', '/metricsx']) assert.ok(!routed(url), `the Ingress does not route ${url}`);
+    assert.equal((await podConfig()).metrics.enabled, true, 'metrics are on, so the Ingress must keep them in');
+  });
+
+  it('protects Redis with a password from a Secret and a NetworkPolicy admitting Toolshed\'s pods only', async () => {
+    const url = new URL((await podConfig()).rateLimit.redis.url ?? '');
+    const redis = find('Deployment', 'toolshed-redis');
+    const redisContainer = redis.spec.template.spec.containers[0]!;
+    const variable = redisContainer.env?.find((entry) => entry.name === 'REDIS_PASSWORD')?.valueFrom?.secretKeyRef;
+    assert.ok(variable, 'the password comes from a Secret');
+    const password = find('Secret', variable.name).stringData?.[variable.key];
+    assert.ok(password !== undefined && password.length >= 16);
+    assert.equal(decodeURIComponent(url.password), password, 'Toolshed\'s URL holds the same password');
+    const args = redisContainer.args ?? [];
+    assert.equal(args[args.indexOf('--requirepass') + 1], '$(REDIS_PASSWORD)');
+    // The readiness probe's redis-cli needs it too.
+    assert.deepEqual(redisContainer.env?.find((entry) => entry.name === 'REDISCLI_AUTH')?.valueFrom?.secretKeyRef, variable);
+    const policy = manifests.find((manifest) => manifest.kind === 'NetworkPolicy' && manifest.spec.podSelector?.matchLabels['app.kubernetes.io/name'] === 'toolshed-redis');
+    assert.ok(policy, 'a NetworkPolicy selects the Redis pod');
+    assert.deepEqual(policy.spec.podSelector?.matchLabels, redis.spec.template.metadata.labels);
+    assert.deepEqual(policy.spec.policyTypes, ['Ingress']);
+    assert.deepEqual(policy.spec.ingress, [{ from: [{ podSelector: { matchLabels: deployment.spec.template.metadata.labels } }], ports: [{ protocol: 'TCP', port: Number(url.port) }] }]);
   });
 });

@@ -83,4 +83,24 @@ describe('RateLimit headers', () => {
       assert.doesNotMatch(answer, /ratelimit-/i);
     }
   });
+
+  it('are on the 408 of a request whose body stopped after its path was read', async () => {
+    const slow = await startTestService({ server: { headersTimeoutMs: 100, requestTimeoutMs: 300 } });
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(slow.url).port), '127.0.0.1', () => {
+          // The headers and 1 of 10 body bytes; the rest never comes.
+          socket.write('POST /v1/kernel-probe/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{');
+        });
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      });
+      assert.match(answer, /^HTTP\/1\.1 408 /);
+      for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) assert.match(answer, new RegExp(`\r\n${name}: \\d+\r\n`), name);
+    } finally {
+      await slow.stop();
+    }
+  });
 });

@@ -23,4 +23,13 @@ describe('README', () => {
     for (const [, name] of readme.matchAll(/npm run ([a-z:]+)/g)) assert.ok(scripts[name!] !== undefined, `npm run ${name}`);
     assert.match(readme, /npm ci && npm start[^\n]*\nnpm ci && npm test/);
   });
+
+  it('gives the pool\'s real thresholds: workers.offloadBytes and workers.linearOffloadBytes', async () => {
+    const { defaultsFile, loadConfig } = await import('../kernel/config.js');
+    const { workers } = await loadConfig({}, defaultsFile);
+    const flat = readme.replace(/\s+/g, ' ');
+    const kib = (bytes: number): string => `${bytes / 1024} KiB`;
+    assert.ok(flat.includes(`bodies over ${kib(workers.offloadBytes)}, \`workers.offloadBytes\``), 'offloadBytes');
+    assert.ok(flat.includes(`over ${kib(workers.linearOffloadBytes)} for operations whose work is linear and cheap, such as base64 and hash, \`workers.linearOffloadBytes\``), 'linearOffloadBytes');
+  });
 });

@@ -2,6 +2,7 @@
 // wrong (issue 22), over HTTP with their exact answers: a pattern V8 refuses only when it first runs,
 // an IPv6 prefix, a text that is not a JWT at all, a ragged CSV in auto mode.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { builtinPluginDir } from '../kernel/server.js';
 import { send } from './support/http.js';
@@ -98,5 +99,23 @@ describe('data-converter: a ragged CSV in auto mode', () => {
   it('keeps the single-value message for a text that splits nowhere', async () => {
     const answer = await post('/v1/data-converter/convert', { input: 'hello\nworld', to: 'json' });
     assert.deepEqual(answer.json, refusal('unsupported_input', 'The input is a single value in every format (JSON, CSV and YAML); give an object, an array or a table'));
+  });
+});
+
+describe('messages never quote whole inputs (docs/errors.md)', () => {
+  it('invalid_color and an unknown cron macro name the problem without repeating the field', async () => {
+    const errors = await readFile(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+    assert.match(errors.replace(/\s+/g, ' '), /Messages never quote secrets or whole inputs/);
+    const cases: [string, object, string, string][] = [
+      ['/v1/color-converter/convert', { color: 'nocolourhere' }, 'nocolourhere', 'invalid_color'],
+      ['/v1/cron-expression/explain', { expression: '@fortnightly' }, 'fortnightly', 'invalid_cron'],
+    ];
+    for (const [path, body, input, code] of cases) {
+      const answer = await post(path, body);
+      assert.equal(answer.status, 422, path);
+      const error = (answer.json as { error: { code: string; message: string } }).error;
+      assert.equal(error.code, code);
+      assert.ok(!error.message.includes(input), `${path}: ${error.message}`);
+    }
   });
 });

@@ -26,6 +26,16 @@ describe('404 hints', () => {
     assert.equal(nearestPath('/v1/subnet-calculator/split-into-many', paths), '/v1/subnet-calculator/calculate');
   });
 
+  it('names the group behind the first words of its name, and its nearest operation (issue 39)', () => {
+    const more = [...paths, '/v1/qr-code-generator/create', '/v1/qr-code-generator/text', '/v1/text-converter/case', '/v1/text-diff/diff'];
+    assert.equal(nearestPath('/v1/subnet/calculate', more), '/v1/subnet-calculator/calculate');
+    assert.equal(nearestPath('/v1/qr-code/create', more), '/v1/qr-code-generator/create');
+    assert.equal(nearestPath('/v1/qr-code/txt', more), '/v1/qr-code-generator/text');
+    assert.equal(nearestPath('/v1/qr/whatever', more), '/v1/qr-code-generator/create');
+    // Two groups start with "text": naming either would be a guess.
+    assert.equal(nearestPath('/v1/text/something', more), undefined);
+  });
+
   it('names nothing for a path far from every operation, or too long to compare', () => {
     assert.equal(nearestPath('/', paths), undefined);
     assert.equal(nearestPath('/v1/weather/today', paths), undefined);

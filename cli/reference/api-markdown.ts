@@ -54,6 +54,20 @@ const bounds: readonly [string, (value: unknown) => string][] = [
   ['format', (value) => `format ${String(value)}`],
 ];
 
+/** Longer patterns are not shown to people: the field's description says the same in words. */
+export const MAX_SHOWN_PATTERN = 40;
+
+/**
+ * How a pattern reads in the table: short ones as they are; a long one (a leap-year-aware date is
+ * 365 characters) only in the OpenAPI document, for machines, since its description says it in
+ * words ("an existing YYYY-MM-DD date"), or named as a pattern there when it has none.
+ */
+function patternBound(schema: Schema): string {
+  const pattern = String(schema.pattern);
+  if (pattern.length <= MAX_SHOWN_PATTERN) return `matches \`${pattern}\``;
+  return typeof schema.description === 'string' && schema.description !== '' ? '' : 'matches a pattern (in the OpenAPI document)';
+}
+
 /** A table cell: one line, pipes escaped. */
 const cell = (text: string): string => text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
 const literal = (value: unknown): string => `\`${JSON.stringify(value)}\``;
@@ -78,7 +92,9 @@ export function typeOf(schema: Schema): string {
 
 /** The bounds of a schema and, for arrays, of their items. */
 export function constraintsOf(schema: Schema): string {
-  const own = bounds.map(([keyword, read]) => (schema[keyword] === undefined ? '' : read(schema[keyword]))).filter((text) => text !== '');
+  const own = bounds
+    .map(([keyword, read]) => (schema[keyword] === undefined ? '' : keyword === 'pattern' ? patternBound(schema) : read(schema[keyword])))
+    .filter((text) => text !== '');
   const items = schema.items === undefined || choices(schema.items) !== undefined ? '' : constraintsOf(schema.items);
   return [...own, ...(items === '' ? [] : [`each: ${items}`])].join(', ');
 }

@@ -25,10 +25,22 @@ function translate(ctx: KernelContext, error: unknown, logger: Logger): void {
   ctx.res.setHeader('Content-Type', JSON_TYPE);
 }
 
+/** Paths are logged up to this many characters. */
+const MAX_LOGGED_PATH = 200;
+/**
+ * The status logged for a request whose connection closed before any answer was sent (by the
+ * client, or by the service at server.shutdownTimeoutMs): nginx's 499, since no status was sent.
+ */
+export const CLOSED_BEFORE_ANSWER = 499;
+
+const closedBeforeAnswer = (ctx: KernelContext): boolean => ctx.req.socket.destroyed && !ctx.res.headersSent;
+
 export function errors(logger: Logger): KernelMiddleware {
   const writeAccessLine = accessLogger(logger);
   return async function errorsAndAccessLog(ctx, next) {
     const started = performance.now();
+    // Read now: once the socket is closed (a request cut at server.shutdownTimeoutMs) it has no address.
+    const ip = ctx.ip;
     const res = ctx.res;
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Cache-Control', 'no-store');
@@ -41,13 +53,16 @@ export function errors(logger: Logger): KernelMiddleware {
       // An answer that closes the connection mid-body (413, 503) reads the rest first.
       if (ctx.response.get('Connection') === 'close') lingerBeforeClose(ctx.req);
     }
+    const operation = ctx.state.route?.operationId;
     writeAccessLine({
       requestId: ctx.state.requestId,
-      operation: ctx.state.route?.operationId,
+      operation,
       method: ctx.method,
-      status: ctx.status,
+      // A request without an operation is told apart by its path (the query is left out: it may hold data).
+      path: operation === undefined ? ctx.path.slice(0, MAX_LOGGED_PATH) : undefined,
+      status: closedBeforeAnswer(ctx) ? CLOSED_BEFORE_ANSWER : ctx.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
-      ip: ctx.ip,
+      ip,
       key: ctx.state.apiKey,
     });
   };

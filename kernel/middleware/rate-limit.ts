@@ -2,7 +2,9 @@
  * Rate limiting: per API key name, or per client (IPv4 address, IPv6 /64) when anonymous, in fixed
  * windows counted by the store (memory, or Redis shared by several instances). RateLimit-Limit,
  * -Remaining and -Reset (seconds until the window ends, 1..window) go on every limited answer, and
- * a refusal is the contract's JSON 429 with Retry-After.
+ * a refusal is the contract's JSON 429 with Retry-After. A request whose credentials failed is
+ * counted like an anonymous one (that bounds key guessing) but never answered 429: it is the 401 of
+ * its failure, so a wrong key is always reported as wrong.
  */
 import { HttpError } from '../http-error.js';
 import { clientKey } from '../rate-limit/client-key.js';
@@ -32,6 +34,7 @@ export function rateLimit(options: RateLimitOptions): KernelMiddleware {
     res.setHeader('RateLimit-Limit', String(result.total));
     res.setHeader('RateLimit-Remaining', String(result.remaining));
     res.setHeader('RateLimit-Reset', reset);
+    if (!result.admitted && ctx.state.authFailure !== undefined) throw ctx.state.authFailure;
     if (!result.admitted) throw new HttpError(429, 'rate_limited', `Rate limit exceeded; retry in ${reset} s`, { 'Retry-After': reset });
   }
   // Not async: with the memory store a request passes on without a promise of its own.

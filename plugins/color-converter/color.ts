@@ -38,11 +38,6 @@ const mapToSrgb = toGamut('rgb', 'oklch');
 /** Notations whose channels are sRGB already: CSS clamps them, so do we (rgb(300 0 0) is red). */
 const SRGB_MODES: ReadonlySet<string> = new Set(['rgb', 'hsl', 'hwb']);
 
-/** Shortens user text quoted in an error message. */
-export function quote(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-}
-
 const unit = (value: number): number => Math.min(1, Math.max(0, value));
 /** A channel 0–1 as an 8-bit integer 0–255. */
 export const byte = (channel: number): number => Math.round(channel * 255);
@@ -58,12 +53,16 @@ export function intoSrgb(color: Color): SrgbColor | undefined {
   return { r: unit(rgb.r), g: unit(rgb.g), b: unit(rgb.b), alpha: unit(alpha) };
 }
 
+/** The message of `invalid_color`. */
+export const INVALID_COLOR = 'The text is not a CSS colour (hex such as #ff8800, rgb(), hsl(), hwb(), lab(), lch(), oklab(), oklch(), color() or a name)';
+
 /** Parses a CSS colour (trimmed, any case) into sRGB, or throws 422 `invalid_color`. */
 export function parseColor(input: string): SrgbColor {
   const text = input.trim().toLowerCase();
   const parsed = text === '' ? undefined : parse(text);
   const srgb = parsed === undefined ? undefined : intoSrgb(parsed);
-  if (srgb === undefined) throw new UnprocessableError('invalid_color', `${quote(input)} is not a CSS colour`);
+  // The input is not quoted: error messages never repeat a whole field (docs/errors.md).
+  if (srgb === undefined) throw new UnprocessableError('invalid_color', INVALID_COLOR);
   // Every format describes the 8-bit colour the hex names, so oklch → hex → oklch is stable.
   return { r: byte(srgb.r) / 255, g: byte(srgb.g) / 255, b: byte(srgb.b) / 255, alpha: srgb.alpha };
 }

@@ -117,7 +117,8 @@ export function parseCron(expression: string): ParsedCron {
   if (trimmed.startsWith('@')) {
     const macro = MACROS[trimmed];
     if (trimmed === '@reboot') invalid('@reboot runs at startup and has no schedule to explain');
-    if (macro === undefined) invalid(`unknown macro ${quote(trimmed)}: use one of ${Object.keys(MACROS).join(' ')}`);
+    // Not quoted: the macro is the whole expression, and messages never repeat a whole field.
+    if (macro === undefined) invalid(`unknown macro: use one of ${Object.keys(MACROS).join(' ')}`);
     return parseCron(macro);
   }
   const parts = trimmed === '' ? [] : trimmed.split(/\s+/);

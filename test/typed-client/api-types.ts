@@ -7,19 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/base64/encode accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /** Encode UTF-8 text as Base64 */
         post: operations["base64.encode"];
@@ -36,19 +24,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/base64/decode accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /** Decode Base64 (either alphabet) to UTF-8 text */
         post: operations["base64.decode"];
@@ -65,19 +41,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/bmi-calculator/calculate accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * BMI, WHO adult class and the normal weight range for a height
@@ -97,19 +61,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/color-converter/convert accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Convert a CSS colour to hex, rgb, hsl, hsv, oklch and cmyk
@@ -129,19 +81,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/color-converter/contrast accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * WCAG 2.x contrast ratio of a text colour on a background
@@ -161,19 +101,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/compound-interest/simulate accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Simulate savings year by year
@@ -193,19 +121,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/cron-expression/explain accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Normalize, describe and schedule a cron expression
@@ -225,19 +141,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/currency-converter/convert accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Convert an amount from one currency into one or more others
@@ -257,19 +161,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/currency-converter/rates accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * All reference rates for one base currency
@@ -289,19 +181,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/data-converter/convert accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Convert JSON, YAML or CSV text to JSON, YAML or CSV
@@ -321,19 +201,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/date-calculator/difference accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Days, weeks, calendar years/months/days and workdays between two dates
@@ -353,19 +221,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/date-calculator/add accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Add days, weeks, months, years or workdays to a date
@@ -385,19 +241,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/dns-lookup/lookup accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Look up DNS records of a domain, or the PTR record of an IP address
@@ -417,19 +261,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/exif-viewer/read accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * List the metadata of an image
@@ -449,19 +281,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/exif-viewer/strip accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Remove the metadata of an image, keeping the image data and the orientation
@@ -481,19 +301,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/hash-generator/hash accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Hash UTF-8 text or Base64 data with one or more algorithms
@@ -513,19 +321,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/json-formatter/format accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Pretty-print JSON text
@@ -545,19 +341,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/json-formatter/minify accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Remove all whitespace outside strings
@@ -577,19 +361,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/json-formatter/validate accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Check JSON text against RFC 8259
@@ -609,19 +381,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/jwt-decoder/decode accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Decode a JWT without verifying it
@@ -641,19 +401,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/jwt-decoder/verify accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Verify the signature of a JWT
@@ -673,19 +421,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/lorem-ipsum/generate accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Generate an exact number of lorem ipsum paragraphs, sentences or words
@@ -705,19 +441,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/number-base-converter/convert accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Convert an integer of any size between bases
@@ -737,19 +461,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/number-base-converter/roman accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Roman numerals both ways (1–3999)
@@ -769,19 +481,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/password-generator/password accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Generate random passwords
@@ -801,19 +501,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/password-generator/passphrase accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Generate Diceware passphrases from EFF's large word list
@@ -833,19 +521,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/percent-calculator/of accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * percent % of base
@@ -865,19 +541,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/percent-calculator/ratio accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * What percent part is of whole
@@ -897,19 +561,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/percent-calculator/base accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * The base value of which part is percent %
@@ -929,19 +581,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/percent-calculator/change accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Percentage change from one value to another
@@ -961,19 +601,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/percent-calculator/apply accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Add (or, with a negative percent, subtract) a percentage
@@ -993,19 +621,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/percent-calculator/vat accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Net, VAT and gross amounts, to the cent
@@ -1025,19 +641,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/qr-code-generator/create accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Encode text, a Wi-Fi network, a contact (vCard) or an email (mailto:) as a QR code
@@ -1057,19 +661,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/qr-code-generator/text accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /** Encode a text or link as a QR code */
         post: operations["qr-code-generator.text"];
@@ -1086,19 +678,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/random-generator/numbers accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Random integers in [min, max]
@@ -1118,19 +698,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/random-generator/dice accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /** Roll dice */
         post: operations["random-generator.dice"];
@@ -1147,19 +715,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/random-generator/coins accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /** Flip fair coins */
         post: operations["random-generator.coins"];
@@ -1176,19 +732,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/random-generator/pick accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Draw distinct items (without replacement)
@@ -1208,19 +752,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/random-generator/shuffle accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Shuffle a list
@@ -1240,19 +772,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/random-generator/teams accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Split a list into random teams
@@ -1272,19 +792,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/regex-tester/test accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Run a regular expression over a text
@@ -1304,19 +812,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/slug-generator/slugify accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Turn text into a URL slug
@@ -1336,19 +832,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/sql-formatter/format accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Format SQL: one clause or item per line, indented
@@ -1368,19 +852,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/sql-formatter/minify accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Minify SQL to one line without comments
@@ -1400,19 +872,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/subnet-calculator/calculate accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Describe an IPv4 network and optionally split it into smaller subnets
@@ -1432,19 +892,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/text-converter/encode accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /** Write the UTF-8 bytes of text as numbers */
         post: operations["text-converter.encode"];
@@ -1461,19 +909,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/text-converter/decode accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Read byte numbers back into UTF-8 text
@@ -1493,19 +929,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/text-diff/lines accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Line-by-line diff; a removed line followed by an added one becomes a mod row with word-level parts
@@ -1525,19 +949,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/text-diff/inline accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /** Inline diff over words (whitespace kept as its own tokens) or characters (code points) */
         post: operations["text-diff.inline"];
@@ -1554,19 +966,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/timestamp-converter/convert accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Convert a Unix timestamp or a date string to ISO 8601, RFC 2822, local time, Unix units and relative text
@@ -1586,19 +986,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/unit-converter/convert accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Convert a value between units of one category
@@ -1629,19 +1017,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/url-encoder/encode accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Percent-encode text as UTF-8
@@ -1661,19 +1037,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/url-encoder/decode accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /** Decode percent-escapes as UTF-8 */
         post: operations["url-encoder.decode"];
@@ -1690,19 +1054,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/url-encoder/parse accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Split an absolute URL into its parts and query parameters
@@ -1722,19 +1074,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/uuid-generator/generate accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Generate UUIDs (v4 random, v7 time-ordered) or ULIDs
@@ -1754,19 +1094,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/uuid-generator/decode accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Decode a UUID or ULID: normalized form, version, variant, timestamp
@@ -1786,19 +1114,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/word-counter/stats accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Count characters (grapheme clusters), words, sentences, paragraphs and lines; reading and speaking time; top words
@@ -1818,19 +1134,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/word-counter/transform accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Change case, sort, dedupe, trim or reverse text
