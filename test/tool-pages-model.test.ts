@@ -247,14 +247,14 @@ describe('plain words', () => {
   });
 
   it('says enumerated answers and durations as people do, and marks colours and times', () => {
-    const response = json(compilePlugin(passwords).find((entry) => entry.name === 'password')!.responseSchema);
+    const response = json(operationContract(passwords, 'password').responseSchema);
     const view = viewOf(response, { passwords: ['x'], entropyBits: 130, strength: 'veryStrong', crackSeconds: 1.12e37 });
     assert.equal(textOf(view), 'Passwords: x\nEntropy bits: 130\nStrength: Very strong\nCrack time: longer than the age of the universe (1.12e+37 s)');
     // 10,800 s is 3 hours exactly; 5,000 s is 1.39 hours, said "about 1 hour".
     assert.deepEqual([humanDuration(10_800), humanDuration(5000), humanDuration(5.04e-7), humanDuration(1.4e9)], ['3 hours', 'about 1 hour', 'less than a second', 'about 44 years']);
     assert.equal(valueLabel('H', { enum: ['L', 'M', 'Q', 'H'] }), 'H');
     assert.equal(valueLabel('sha256', { anyOf: [{ const: 'sha256', title: 'SHA-256' }] }), 'SHA-256');
-    const colour = viewOf(json(compilePlugin(colors).find((entry) => entry.name === 'convert')!.responseSchema), { hex: '#ff0000', rgb: 'rgb(255 0 0)', hsl: 'x', hsv: 'x', oklch: 'x', cmyk: 'cmyk(0% 100% 100% 0%)' });
+    const colour = viewOf(json(operationContract(colors, 'convert').responseSchema), { hex: '#ff0000', rgb: 'rgb(255 0 0)', hsl: 'x', hsv: 'x', oklch: 'x', cmyk: 'cmyk(0% 100% 100% 0%)' });
     assert.ok(colour.kind === 'record');
     assert.deepEqual(colour.entries.map((entry) => entry.view.kind === 'value' && entry.view.color === true), [true, true, false, false, false, false]);
     assert.deepEqual(viewOf({ type: 'string' }, '2018-01-18T01:30:22.000Z'), { kind: 'value', text: '2018-01-18T01:30:22.000Z', instant: '2018-01-18T01:30:22.000Z' });

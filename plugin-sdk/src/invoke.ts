@@ -60,7 +60,8 @@ export async function invoke<Operations extends OperationMap, Name extends strin
     signal: options.signal ?? new AbortController().signal,
     config: resolvePluginConfig(plugin, options.config),
     now: options.now ?? (() => new Date()),
-    runInWorker: options.runInWorker ?? (await testWorkerRunner()),
+    // Looked up when first called: the handler starts before invoke() yields, as in the service.
+    runInWorker: options.runInWorker ?? inTestWorker,
   };
   // The host hands over a fresh parsed object; do the same so the caller's object stays untouched.
   const input = operation.accept(structuredClone(body));
@@ -93,6 +94,8 @@ const inThisThread: RunInWorker = async <Result>(module: URL, exportName: string
 };
 
 let runner: Promise<RunInWorker> | undefined;
+
+const inTestWorker: RunInWorker = async (module, exportName, args, options) => (await testWorkerRunner())(module, exportName, args, options);
 
 /**
  * The `context.runInWorker` that `invoke()` hands a handler: the Toolshed host's own worker threads
