@@ -1,7 +1,7 @@
 # Toolshed's container image: `docker build -t toolshed .`, then
 # `docker run -p 8080:8080 toolshed` (compose.yaml runs two instances behind nginx).
-# Node 24 is the current LTS; CI runs the tests on it and on Node 20.
-ARG NODE_IMAGE=node:24-bookworm-slim
+# Node 26 is the active LTS; CI runs the tests on it and on Node 20.
+ARG NODE_IMAGE=node:26-bookworm-slim
 
 # Build: every dependency, then tsc. Tests (.dockerignore) are not even copied in.
 FROM ${NODE_IMAGE} AS build

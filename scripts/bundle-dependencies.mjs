@@ -4,6 +4,7 @@
 // and loading them one by one was a third of every start. Run after every build: `npm run build`,
 // the test command, `npm start`'s emit and the SDK's prepack all do. Without it everything still
 // works, only slower to load. The bundles carry no source map, so coverage never counts them.
+import { rename, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { REQUIRE_SHIM, serverBundle } from './server-bundle-options.mjs';
@@ -18,13 +19,21 @@ const bundles = [
     ? []
     : ['koa', 'yaml', 'fast-glob'].map((name) => ({ entry: `${root}kernel/vendor/${name}.ts`, outfile: `${root}dist/kernel/vendor/${name}.js`, commonjs: true }))),
 ];
+// Each bundle replaces its file in one rename: the SDK's prepack runs this while other test files
+// (which run side by side) import the SDK, and a file written in place can be read half-written.
 await Promise.all(
-  bundles.map(({ entry, outfile, commonjs }) =>
-    build({
+  bundles.map(async ({ entry, outfile, commonjs }) => {
+    const { outputFiles } = await build({
       ...serverBundle,
       entryPoints: [entry],
       outfile,
+      write: false,
       ...(commonjs ? { banner: { js: REQUIRE_SHIM } } : {}),
-    }),
-  ),
+    });
+    for (const { path, contents } of outputFiles) {
+      const partial = `${path}.${process.pid}.partial`;
+      await writeFile(partial, contents);
+      await rename(partial, path);
+    }
+  }),
 );

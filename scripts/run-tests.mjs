@@ -1,7 +1,17 @@
 // Runs the compiled tests. Node 20 neither expands globs nor finds .js tests below a folder on its
 // own (it then exits 0 having run nothing), so the files are listed here explicitly. Arguments
 // narrow the run to source folders: `node scripts/run-tests.mjs plugins/base64`.
+//
+// The files run side by side: most of their time is spent waiting on sockets and child processes
+// (npm, tsc, a browser), so two cores keep several busy. Each file is its own process with its own
+// ports (0), temp folders and pool, so they share nothing but the checkout. Two kinds of file run
+// afterwards, one at a time: those that measure how the service holds up under load of their own
+// making, and those that bound CPU-heavy work (10 MB inputs) by the SDK's hang guard; beside
+// neighbours the first would measure the machine, and the second ran five times slower and past
+// the guard. TEST_CONCURRENCY sets how many files run at once (1: one at a time, as node --test).
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import fg from 'fast-glob';
 
 const roots = process.argv.slice(2);
@@ -13,5 +23,48 @@ if (files.length === 0) {
   console.error(`No compiled test files match ${patterns.join(', ')}; run the build first.`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+
+/** Files that assert the service keeps answering while they load it: /healthz within a margin during the hostile corpus, event-loop blocks of a known length. */
+const underLoad = new Set(['dist/test/hostile/hostile.test.js', 'dist/test/watchdog.test.js']);
+/** Files whose CPU-bound work must end within the hang guard (HANG_GUARD_MS) of the SDK. */
+const hangGuarded = (file) => readFileSync(file, 'utf8').includes('HANG_GUARD_MS');
+const alone = new Set(files.filter((file) => underLoad.has(file) || hangGuarded(file)));
+/**
+ * The longest files (browser, npm and tsc runs) start first, so that none of them starts last and
+ * runs on alone. Order only: a file missing here or from this list changes nothing else.
+ */
+const longest = [
+  'dist/test/browser/docs-page.test.js',
+  'dist/test/plugin-guide.test.js',
+  'dist/test/plugin-dev.test.js',
+  'dist/test/example-plugin.test.js',
+  'dist/test/scaffold.test.js',
+  'dist/test/cli.test.js',
+  'dist/test/browser/tool-pages.test.js',
+  'dist/plugins/data-converter/hostile.test.js',
+  'dist/test/first-run.test.js',
+];
+const rank = (file) => (longest.includes(file) ? longest.indexOf(file) : longest.length);
+const together = files.filter((file) => !alone.has(file)).sort((a, b) => rank(a) - rank(b));
+const separately = files.filter((file) => alone.has(file));
+
+const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? availableParallelism() * 3));
+const reporters = [
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  `--test-reporter=${new URL('file-durations-reporter.mjs', import.meta.url).pathname}`,
+  '--test-reporter-destination=stdout',
+];
+
+/** Runs `batch` with node --test, `at` files at once; true when every test passed. */
+function runBatch(batch, at) {
+  if (batch.length === 0) return true;
+  const result = spawnSync(process.execPath, ['--test', `--test-concurrency=${at}`, ...reporters, ...batch], { stdio: 'inherit' });
+  return result.status === 0;
+}
+
+console.log(`${together.length} test files, ${concurrency} at a time`);
+const passedTogether = runBatch(together, concurrency);
+if (separately.length > 0) console.log(`\n${separately.length} test files that load the service or the CPU themselves, one at a time`);
+const passedSeparately = runBatch(separately, 1);
+process.exit(passedTogether && passedSeparately ? 0 : 1);

@@ -33,9 +33,11 @@ const steps = [
 const outcomes = [];
 for (const [name, [command, ...args]] of steps) {
   console.log(`\n> ${name}`);
+  const started = performance.now();
   const result = spawnSync(command, args, { stdio: 'inherit' });
-  outcomes.push([name, result.status === 0 ? 'passed' : `FAILED (exit ${result.status ?? result.signal})`]);
+  const seconds = Math.round((performance.now() - started) / 1000);
+  outcomes.push([name, `${result.status === 0 ? 'passed' : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds} s`]);
 }
 console.log('\nSummary');
 for (const [name, outcome] of outcomes) console.log(`  ${name}: ${outcome}`);
-process.exit(outcomes.every(([, outcome]) => outcome === 'passed') ? 0 : 1);
+process.exit(outcomes.every(([, outcome]) => outcome.startsWith('passed')) ? 0 : 1);

