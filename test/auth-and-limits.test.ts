@@ -1,20 +1,13 @@
 // Authentication (401) and rate limiting (429) over real HTTP.
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { digestApiKey, generateApiKey, KEY_PREFIX } from '../kernel/api-keys.js';
 import { send } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { serviceStarter } from './support/service.js';
 
 const key = generateApiKey();
 const revoked = generateApiKey();
-const services: TestService[] = [];
-after(() => Promise.all(services.map((service) => service.stop())));
-
-async function start(config: Record<string, unknown>): Promise<TestService> {
-  const service = await startTestService(config);
-  services.push(service);
-  return service;
-}
+const start = serviceStarter();
 
 const echo = '/v1/kernel-probe/echo';
 const body = { text: 'x' };

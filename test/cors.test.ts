@@ -1,18 +1,11 @@
 // CORS over real HTTP (issue 41): preflights allow Authorization, and cors.origins narrows the
 // origins whose pages may read the answers (any by default).
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { send } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { serviceStarter } from './support/service.js';
 
-const services: TestService[] = [];
-after(() => Promise.all(services.map((service) => service.stop())));
-
-async function start(config: Record<string, unknown>): Promise<TestService> {
-  const service = await startTestService(config);
-  services.push(service);
-  return service;
-}
+const start = serviceStarter();
 
 const echo = '/v1/kernel-probe/echo';
 const preflight = (origin: string) => ({

@@ -17,6 +17,7 @@ import { loadConfig, type Config } from '../kernel/config.js';
 import { BODY_LIMIT } from '../kernel/middleware/body.js';
 import { memoryBudgetBytes, sizeBytes } from './support/memory-budget.js';
 import { startTestService, type TestService } from './support/service.js';
+import { unitSettings } from './support/unit-file.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (file: string): string => readFileSync(path.join(root, file), 'utf8');
@@ -274,15 +275,6 @@ describe('compose.yaml', () => {
 
 // ---- systemd ----
 
-/** `Key=value` lines of a unit file; a key given several times keeps every value. */
-function unitSettings(text: string): Map<string, string[]> {
-  const settings = new Map<string, string[]>();
-  for (const line of text.split('\n')) {
-    const match = /^([A-Za-z]+)=(.*)$/.exec(line.trim());
-    if (match) settings.set(match[1]!, [...(settings.get(match[1]!) ?? []), match[2]!]);
-  }
-  return settings;
-}
 
 describe('deploy/toolshed.service', () => {
   const unit = unitSettings(read('deploy/toolshed.service'));

@@ -13,18 +13,10 @@ import { after, before, describe, it } from 'node:test';
 import { send } from './support/http.js';
 import { offlineEnv, repoRoot, run } from './support/packages.js';
 import { exitOf, listeningUrl } from './support/started-service.js';
+import { unitSettings } from './support/unit-file.js';
 
 const script = 'deploy/install-systemd.sh';
 
-/** `Key=value` lines of a unit file; a key given several times keeps every value. */
-function unitSettings(text: string): Map<string, string[]> {
-  const settings = new Map<string, string[]>();
-  for (const line of text.split('\n')) {
-    const match = /^([A-Za-z]+)=(.*)$/.exec(line.trim());
-    if (match) settings.set(match[1]!, [...(settings.get(match[1]!) ?? []), match[2]!]);
-  }
-  return settings;
-}
 
 let scratch: string;
 /** A path of the real system, inside the scratch folder. */

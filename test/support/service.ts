@@ -1,5 +1,6 @@
 /** Starts the real service in-process on 127.0.0.1 with a test configuration. */
 import { Writable } from 'node:stream';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { mergeConfig, validateCoreConfig } from '../../kernel/config.js';
 import { createLogger } from '../../kernel/logger.js';
@@ -41,4 +42,15 @@ export async function startTestService(
     bodyLimit: options.bodyLimit,
   });
   return Object.assign(service, { logs });
+}
+
+/** A `start(config)` for a test file: each service it starts is stopped after the file's tests. */
+export function serviceStarter(): (config?: Record<string, unknown>) => Promise<TestService> {
+  const services: TestService[] = [];
+  after(() => Promise.all(services.map((service) => service.stop())));
+  return async (config = {}) => {
+    const service = await startTestService(config);
+    services.push(service);
+    return service;
+  };
 }
