@@ -283,7 +283,7 @@ describe('deploy/toolshed.service', () => {
   it('starts node itself on dist/service/main.js with the configuration file named', () => {
     const exec = (one('ExecStart') ?? '').split(/\s+/);
     assert.match(exec[0] ?? '', /\/node$/);
-    assert.match(exec[1] ?? '', /(^|\/)dist\/kernel\/main\.js$/);
+    assert.match(exec[1] ?? '', /(^|\/)dist\/service\/main\.js$/);
     assert.ok(unit.get('Environment')?.some((value) => /^TOOLSHED_CONFIG=\S+\.ya?ml$/.test(value)));
   });
 
