@@ -82,9 +82,14 @@ describe('targets', () => {
   it('prints goal and value with two decimals for ratios, one with a unit, or the digits asked for', () => {
     assert.equal(goalText(atLeast), '≥ 0.95');
     assert.equal(goalText(under), '< 250.0 ms');
-    assert.equal(valueText(under), '250.0 ms');
+    assert.equal(valueText({ ...under, value: 31.27 }), '31.3 ms');
+    // 249.96 rounds to the goal's 250.0; it is under it, and printed so.
+    assert.equal(valueText(under), '249.96 ms');
     assert.equal(goalText(count), '≤ 0');
     assert.equal(valueText({ ...count, value: Number.NaN }), '—');
+    // 0.8989 would print as the goal 0.90: one more decimal shows why it is missed.
+    assert.equal(valueText({ ...atLeast, value: 0.8989, goal: 0.9 }), '0.899');
+    assert.equal(valueText({ ...atLeast, value: 0.9, goal: 0.9 }), '0.90');
   });
   it('prints one line per target: verdict, value and goal', () => {
     assert.equal(

@@ -84,9 +84,16 @@ export function goalText(target: Target): string {
   return `${sign} ${formatNumber(target.goal, digitsOf(target))}${target.unit ?? ''}`;
 }
 
-/** The measured value as printed: `0.97`, `2.5 ms`, a dash when it could not be measured. */
+/**
+ * The measured value as printed: `0.97`, `2.5 ms`, a dash when it could not be measured. A value
+ * that would print as its goal without being it gets more decimals (`0.899` against `0.90`), so
+ * the line never reads as the goal itself MISSED.
+ */
 export function valueText(target: Target): string {
-  return Number.isNaN(target.value) ? '—' : `${formatNumber(target.value, digitsOf(target))}${target.unit ?? ''}`;
+  if (Number.isNaN(target.value)) return '—';
+  let digits = digitsOf(target);
+  while (digits < 6 && target.value !== target.goal && formatNumber(target.value, digits) === formatNumber(target.goal, digits)) digits++;
+  return `${formatNumber(target.value, digits)}${target.unit ?? ''}`;
 }
 
 /** `met    (a) small: Toolshed / bare Koa, base64 by req/s: 0.97 (target ≥ 0.95)`, one line per target. */
