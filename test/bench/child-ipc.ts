@@ -1,28 +1,28 @@
 /**
  * What every bench server does once it listens: tell the parent its port, answer `usage` with its
- * CPU time and RSS (process-wide, worker threads included), answer `warm` once warmed up, and exit when the parent goes away so
- * a crashed bench leaves no server behind.
+ * CPU time and RSS (process-wide, worker threads included) and, for Toolshed, its live pool workers,
+ * answer `warm` once warmed up, and exit when the parent goes away so a crashed bench leaves no
+ * server behind.
  */
-
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /** A server's resource use so far, as its own process sees it. */
 export interface Usage {
   /** User + system CPU time since the process started, in µs. */
   readonly cpuUs: number;
   readonly rssBytes: number;
-  /** The event loop's longest delay since the last `usage` (monitorEventLoopDelay at 1 ms): the longest block. */
-  readonly loopMaxMs: number;
+  /** Toolshed's pool worker threads alive now (booting, busy or idle); absent for the peers, which have no pool. */
+  readonly poolThreads?: number;
 }
 
 export interface Listening {
   readonly port: number;
 }
 
-/** `warmedUp`: settles when the server's background warm-up is done (Toolshed's; the others have none). */
-export function announce(port: number, warmedUp: Promise<void> = Promise.resolve()): void {
-  const delay = monitorEventLoopDelay({ resolution: 1 });
-  delay.enable();
+/**
+ * `warmedUp`: settles when the server's background warm-up is done (Toolshed's; the others have none).
+ * `poolThreads`: reads the live pool workers (Toolshed's).
+ */
+export function announce(port: number, warmedUp: Promise<void> = Promise.resolve(), poolThreads?: () => number): void {
   process.on('message', (message) => {
     if (message === 'warm') {
       void warmedUp.then(() => process.send?.({ warm: true }));
@@ -30,8 +30,7 @@ export function announce(port: number, warmedUp: Promise<void> = Promise.resolve
     }
     if (message !== 'usage') return;
     const cpu = process.cpuUsage();
-    const usage: Usage = { cpuUs: cpu.user + cpu.system, rssBytes: process.memoryUsage.rss(), loopMaxMs: delay.max / 1e6 };
-    delay.reset();
+    const usage: Usage = { cpuUs: cpu.user + cpu.system, rssBytes: process.memoryUsage.rss(), ...(poolThreads === undefined ? {} : { poolThreads: poolThreads() }) };
     process.send?.(usage);
   });
   process.once('disconnect', () => process.exit(0));

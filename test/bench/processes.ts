@@ -1,10 +1,13 @@
 /**
  * The bench's server processes: started as children (so each can be pinned and measured on its
  * own), pinned to one core with taskset while this process, the load generator, takes another.
+ * Every server, Toolshed and each peer, starts with `npm start`'s node flags and environment
+ * (launch.ts), and with nothing else of its own but the bench's variables.
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Listening, Usage } from './child-ipc.js';
+import { launchEnvironment, NODE_FLAGS } from './launch.js';
 import { parseCpuList } from './report.js';
 
 export const SERVERS = {
@@ -88,12 +91,14 @@ export class ServerProcess {
 /** Starts one server, pinned when `placement` says so; resolves once it listens. */
 export async function startServer(kind: ServerKind, placement: Placement, env: Record<string, string> = {}): Promise<ServerProcess> {
   const script = fileURLToPath(new URL(SERVERS[kind].script, import.meta.url));
-  // Under taskset, `taskset -c N node script`: the server's threads are all created on that CPU.
-  const launcher = placement.serverCpu === undefined ? {} : { execPath: 'taskset', execArgv: ['-c', String(placement.serverCpu), process.execPath] };
+  // Under taskset, `taskset -c N node <flags> script`: the server's threads are all created on that CPU.
+  const launcher =
+    placement.serverCpu === undefined
+      ? { execArgv: [...NODE_FLAGS] }
+      : { execPath: 'taskset', execArgv: ['-c', String(placement.serverCpu), process.execPath, ...NODE_FLAGS] };
   const child = fork(script, [], {
-    execArgv: [],
     ...launcher,
-    env: { ...process.env, ...env },
+    env: launchEnvironment(process.env, env),
     // Toolshed's access log goes to stdout as in production; here to /dev/null, so its cost is counted but not its disk.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

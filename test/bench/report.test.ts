@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bodyOfSize, scenarioTable } from './load-scenarios.js';
-import { parseOptions } from './options.js';
-import { formatMib, formatNumber, formatRatio, median, parseCpuList, ratio, renderTable, renderTargets, targetMet, type Target } from './report.js';
+import { SCENARIOS, parseOptions } from './options.js';
+import { formatMib, formatNumber, formatRatio, goalText, median, parseCpuList, ratio, renderMarkdownTable, renderTable, renderTargets, targetMet, valueText, verdict, type Target } from './report.js';
+import { workersBooted } from './startup.js';
 
 describe('median', () => {
   it('is the middle value of an odd count, whatever the order', () => {
@@ -52,35 +53,76 @@ describe('scenarioTable', () => {
   it('divides req/s by the reference and the reference CPU per request by the row, so above 1 is better', () => {
     const measured = [
       { server: 'koa' as const, label: 'hash', rps: 1000, cpuUs: 100, p50Ms: 1, p99Ms: 2, failures: 0 },
-      { server: 'toolshed' as const, label: 'hash', rps: 950, cpuUs: 125, p50Ms: 1, p99Ms: 2, failures: 0, blockMs: 4.25 },
+      { server: 'toolshed' as const, label: 'hash', rps: 950, cpuUs: 125, p50Ms: 1, p99Ms: 2, failures: 0 },
     ];
     const lines = scenarioTable(measured, ['koa']).split('\n');
     assert.deepEqual(lines[0]?.split(/ {2,}/), ['operation', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'failed', '×Koa req/s', '×Koa CPU']);
     // Toolshed: 950 / 1000 = 0.95 by req/s; 100 / 125 = 0.80 by CPU per request.
     assert.deepEqual(lines[3]?.split(/ {2,}/), ['hash', 'Toolshed', '950', '1', '2', '125.0', '0', '0.95', '0.80']);
     assert.deepEqual(lines[2]?.split(/ {2,}/), ['hash', 'bare Koa', '1000', '1', '2', '100.0', '0', '1.00', '1.00']);
-    // With the longest block (scenario c): one column more, after failed, one decimal; a dash where none was measured.
-    const withBlock = scenarioTable(measured, ['koa'], true).split('\n');
-    assert.deepEqual(withBlock[3]?.split(/ {2,}/), ['hash', 'Toolshed', '950', '1', '2', '125.0', '0', '4.3', '0.95', '0.80']);
-    assert.deepEqual(withBlock[2]?.split(/ {2,}/), ['hash', 'bare Koa', '1000', '1', '2', '100.0', '0', '—', '1.00', '1.00']);
   });
 });
 
 describe('targets', () => {
   const atLeast: Target = { scenario: '(a) small', name: 'Toolshed / bare Koa, hash, by req/s', value: 0.9712, comparison: '>=', goal: 0.95 };
-  const atMost: Target = { scenario: '(d) start', name: 'worst first call', value: 2.46, comparison: '<=', goal: 2, unit: ' ms' };
-  it('is met on the goal itself and missed past it; NaN meets nothing', () => {
+  const atMost: Target = { scenario: '(d) start', name: 'cold start, Toolshed / bare Koa', value: 1.7, comparison: '<=', goal: 1.64 };
+  const under: Target = { scenario: 'attack', name: 'healthz p99', value: 249.96, comparison: '<', goal: 250, unit: ' ms' };
+  const count: Target = { scenario: '(d) start', name: 'workers booted', value: 0, comparison: '<=', goal: 0, unit: '', digits: 0 };
+  it('is met on the goal itself for ≥ and ≤, missed on it for <, missed past it; NaN meets nothing', () => {
     assert.equal(targetMet({ ...atLeast, value: 0.95 }), true);
     assert.equal(targetMet({ ...atLeast, value: 0.94 }), false);
-    assert.equal(targetMet({ ...atMost, value: 2 }), true);
+    assert.equal(targetMet({ ...atMost, value: 1.64 }), true);
     assert.equal(targetMet(atMost), false);
+    assert.equal(targetMet(under), true);
+    assert.equal(targetMet({ ...under, value: 250 }), false);
     assert.equal(targetMet({ ...atMost, value: Number.NaN }), false);
+    assert.equal(verdict(count), 'met');
+    assert.equal(verdict({ ...count, value: 1 }), 'MISSED');
+  });
+  it('prints goal and value with two decimals for ratios, one with a unit, or the digits asked for', () => {
+    assert.equal(goalText(atLeast), '≥ 0.95');
+    assert.equal(goalText(under), '< 250.0 ms');
+    assert.equal(valueText({ ...under, value: 31.27 }), '31.3 ms');
+    // 249.96 rounds to the goal's 250.0; it is under it, and printed so.
+    assert.equal(valueText(under), '249.96 ms');
+    assert.equal(goalText(count), '≤ 0');
+    assert.equal(valueText({ ...count, value: Number.NaN }), '—');
+    // 0.8989 would print as the goal 0.90: one more decimal shows why it is missed.
+    assert.equal(valueText({ ...atLeast, value: 0.8989, goal: 0.9 }), '0.899');
+    assert.equal(valueText({ ...atLeast, value: 0.9, goal: 0.9 }), '0.90');
   });
   it('prints one line per target: verdict, value and goal', () => {
     assert.equal(
-      renderTargets([atLeast, atMost]),
-      ['met    (a) small: Toolshed / bare Koa, hash, by req/s: 0.97 (target ≥ 0.95)', 'MISSED (d) start: worst first call: 2.5 ms (target ≤ 2.0 ms)'].join('\n'),
+      renderTargets([atLeast, atMost, count]),
+      [
+        'met    (a) small: Toolshed / bare Koa, hash, by req/s: 0.97 (target ≥ 0.95)',
+        'MISSED (d) start: cold start, Toolshed / bare Koa: 1.70 (target ≤ 1.64)',
+        'met    (d) start: workers booted: 0 (target ≤ 0)',
+      ].join('\n'),
     );
+  });
+});
+
+describe('renderMarkdownTable', () => {
+  it('pads every cell to its column and draws the rule two wider than the column', () => {
+    // Widths: max("measure", "valid") = 7, max("ok", "met", "MISSED") = 6.
+    assert.equal(
+      renderMarkdownTable(['measure', 'ok'], [['valid', 'met'], ['x', 'MISSED']]),
+      ['| measure | ok     |', '|---------|--------|', '| valid   | met    |', '| x       | MISSED |'].join('\n'),
+    );
+  });
+});
+
+describe('workersBooted', () => {
+  const call = { warmUpMs: 40, callMs: 3, threadsBefore: 1, threadsAfter: 1 };
+  it('is the most workers any first pool call added: 0 when each found one alive', () => {
+    assert.equal(workersBooted([call, call]), 0);
+    // The second start's call found no worker and booted one.
+    assert.equal(workersBooted([call, { ...call, threadsBefore: 0 }]), 1);
+  });
+  it('measures nothing without a start, or when a call left no worker (it did not run on the pool)', () => {
+    assert.ok(Number.isNaN(workersBooted([])));
+    assert.ok(Number.isNaN(workersBooted([{ ...call, threadsBefore: 0, threadsAfter: 0 }])));
   });
 });
 
@@ -97,20 +139,21 @@ describe('parseOptions', () => {
     const thorough = parseOptions([], {});
     assert.equal(thorough.quick, false);
     assert.equal(thorough.rounds, 3);
-    assert.equal(thorough.loadSeconds, 60);
+    assert.equal(thorough.starts, 7);
     assert.equal(thorough.pin, true);
-    assert.deepEqual([...thorough.scenarios], ['a', 'b', 'c', 'd', 'e', 'f', 'm']);
+    assert.deepEqual([...thorough.scenarios], Object.keys(SCENARIOS));
     const quick = parseOptions(['--quick'], {});
     assert.equal(quick.rounds, 1);
-    assert.equal(quick.loadSeconds, 5);
-    assert.equal(parseOptions(['--quick'], { BENCH_LOAD_SECONDS: '12' }).loadSeconds, 12);
-    assert.equal(parseOptions(['--load-seconds', '20'], { BENCH_LOAD_SECONDS: '12' }).loadSeconds, 20);
+    assert.equal(quick.starts, 3);
+    assert.equal(parseOptions(['--quick'], { BENCH_STARTS: '12' }).starts, 12);
+    assert.equal(parseOptions(['--starts', '20'], { BENCH_STARTS: '12' }).starts, 20);
+    assert.equal(parseOptions(['--large-seconds', '0.5'], {}).largeSeconds, 0.5);
     assert.deepEqual([...parseOptions(['--only', 'a,c', '--no-pin'], {}).scenarios], ['a', 'c']);
     assert.equal(parseOptions(['--no-pin'], {}).pin, false);
   });
   it('names the bad flag', () => {
     assert.throws(() => parseOptions(['--rounds', '1.5'], {}), /--rounds \(or BENCH_ROUNDS\) must be a positive whole number/);
-    assert.throws(() => parseOptions(['--only', 'a,g'], {}), /not g/);
+    assert.throws(() => parseOptions(['--only', 'a,z'], {}), /not z/);
     assert.throws(() => parseOptions(['--rounds'], {}));
   });
 });

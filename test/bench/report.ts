@@ -49,34 +49,72 @@ export function renderTable(headers: readonly string[], rows: readonly (readonly
   return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
-/** One goal of the issue, and what this run measured against it. */
+/** One kept target (issue 38, item 7), and what this run measured against it. */
 export interface Target {
   readonly scenario: string;
   readonly name: string;
   readonly value: number;
-  readonly comparison: '>=' | '<=';
+  /** `<` where the issue says "under" or "less than" (a value on the goal misses), `<=`/`>=` where it says at most / at least. */
+  readonly comparison: '>=' | '<=' | '<';
   readonly goal: number;
   /** Appended to value and goal when printed (` ms`); ratios have none. */
   readonly unit?: string;
+  /** Decimals of value and goal; by default 2 for ratios (no unit) and 1 otherwise. */
+  readonly digits?: number;
 }
 
 /** Whether a target is met; a value that could not be measured (NaN) meets nothing. */
 export function targetMet(target: Target): boolean {
   if (Number.isNaN(target.value)) return false;
-  return target.comparison === '>=' ? target.value >= target.goal : target.value <= target.goal;
+  if (target.comparison === '>=') return target.value >= target.goal;
+  if (target.comparison === '<=') return target.value <= target.goal;
+  return target.value < target.goal;
 }
 
-/** `met    Toolshed / bare Koa, base64 by req/s: 0.97 (target ≥ 0.95)`, one line per target. */
+/** `met` or `MISSED`: the words both reports print. */
+export function verdict(target: Target): 'met' | 'MISSED' {
+  return targetMet(target) ? 'met' : 'MISSED';
+}
+
+const digitsOf = (target: Target): number => target.digits ?? ((target.unit ?? '') === '' ? 2 : 1);
+
+/** The goal as printed: `≥ 0.95`, `< 250 ms`. */
+export function goalText(target: Target): string {
+  const sign = { '>=': '≥', '<=': '≤', '<': '<' }[target.comparison];
+  return `${sign} ${formatNumber(target.goal, digitsOf(target))}${target.unit ?? ''}`;
+}
+
+/**
+ * The measured value as printed: `0.97`, `2.5 ms`, a dash when it could not be measured. A value
+ * that would print as its goal without being it gets more decimals (`0.899` against `0.90`), so
+ * the line never reads as the goal itself MISSED.
+ */
+export function valueText(target: Target): string {
+  if (Number.isNaN(target.value)) return '—';
+  let digits = digitsOf(target);
+  while (digits < 6 && target.value !== target.goal && formatNumber(target.value, digits) === formatNumber(target.goal, digits)) digits++;
+  return `${formatNumber(target.value, digits)}${target.unit ?? ''}`;
+}
+
+/** `met    (a) small: Toolshed / bare Koa, base64 by req/s: 0.97 (target ≥ 0.95)`, one line per target. */
 export function renderTargets(targets: readonly Target[]): string {
-  return targets
-    .map((target) => {
-      const unit = target.unit ?? '';
-      const digits = unit === '' ? 2 : 1;
-      const sign = target.comparison === '>=' ? '≥' : '≤';
-      const verdict = targetMet(target) ? 'met   ' : 'MISSED';
-      return `${verdict} ${target.scenario}: ${target.name}: ${formatNumber(target.value, digits)}${unit} (target ${sign} ${formatNumber(target.goal, digits)}${unit})`;
-    })
-    .join('\n');
+  return targets.map((target) => `${verdict(target).padEnd(6)} ${target.scenario}: ${target.name}: ${valueText(target)} (target ${goalText(target)})`).join('\n');
+}
+
+/** What one scenario of `npm run bench` prints (its table) and holds (its kept targets; none for a measurement without one). */
+export interface ScenarioOutcome {
+  readonly table: string;
+  readonly targets: readonly Target[];
+}
+
+/**
+ * A Markdown table (`npm run loadtest`'s, pasted into notes as it is): cells padded to their
+ * column's width, a `|---|` rule under the header.
+ */
+export function renderMarkdownTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: readonly string[]): string => `| ${widths.map((width, column) => (cells[column] ?? '').padEnd(width)).join(' | ')} |`;
+  return [line(headers), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
 /** The CPUs of a Linux cpu-list (`0-3,6`, as taskset prints it), in order. */

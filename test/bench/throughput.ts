@@ -30,8 +30,6 @@ export interface Measured {
   readonly p99Ms: number;
   /** Non-2xx answers, connection errors and timeouts, summed over the rounds. */
   readonly failures: number;
-  /** Scenario (c): the server's longest event-loop block while one connection sends the case, in ms. */
-  readonly blockMs?: number;
 }
 
 interface Run {
@@ -126,15 +124,4 @@ export async function interleavedRounds(servers: readonly ServerProcess[], cases
     }
   }
   return results;
-}
-
-/**
- * The server's longest event-loop block while a single connection sends `loadCase` for `seconds`:
- * how long one request holds the loop at most. Under many connections the loop's delay measures a
- * whole turn over every request ready at once instead (60–400 ms for every server at 9 MiB).
- */
-export async function longestBlock(server: ServerProcess, loadCase: LoadCase, seconds: number): Promise<number> {
-  await server.usage();
-  await load(server, { ...loadCase, connections: 1 }, seconds);
-  return (await server.usage()).loopMaxMs;
 }

@@ -6,6 +6,7 @@
 // (BENCH_PLUGIN_DIRS) and the groups it trusts (BENCH_TRUSTED), both comma-separated.
 import { loadConfig, mergeConfig, validateCoreConfig } from '../../kernel/config.js';
 import { createLogger, flushPeriodically } from '../../kernel/logger.js';
+import { workerPool } from '../../kernel/pool/process-pool.js';
 import { startToolshed } from '../../service/compose.js';
 import { announce } from './child-ipc.js';
 
@@ -23,4 +24,5 @@ const config = validateCoreConfig(
 const logger = createLogger(config.log.level);
 const service = await startToolshed({ config, logger });
 flushPeriodically(logger, 1000);
-announce(Number(new URL(service.url).port), service.warmedUp);
+// The pool's live workers, as `toolshed_worker_pool_threads` reads them (scenario (d) counts them around the first pool call).
+announce(Number(new URL(service.url).port), service.warmedUp, () => workerPool().stats().workers);
