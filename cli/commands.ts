@@ -182,33 +182,38 @@ export const commands: readonly Command[] = [
     args: '<folder | package>',
     summary: "Load a plugin as the service would and replay its examples",
     help:
-      'Loads the plugin with every rule the service applies (a folder as plugins.dirs loads each of its\n' +
-      'folders, so its name must equal the group; anything that is not a path on disk as an installed\n' +
-      'package, as plugins.packages does), starts the service on 127.0.0.1 with just that plugin, and\n' +
-      'POSTs each example of each operation. An answer must equal the example\'s response (for an example\n' +
-      'marked exact: false, be a 200). Prints one line when all do; otherwise, on stderr, one line per\n' +
-      'difference: "<group>/<operation> example <n>: <JSON pointer>: expected <value>, got <value>", or\n' +
-      'the status and error the example got instead.\n\n' +
-      'Exit codes: 0 every example answers as shown, 1 the plugin cannot be loaded or an example differs,\n' +
-      '2 usage error.',
-    options: {},
+      'Loads the plugin as the service loads it (a folder as plugins.dirs loads each of its folders;\n' +
+      'anything that is not a path on disk as an installed package, as plugins.packages does), then\n' +
+      'runs the check `serve` runs before it starts, with the plugin beside the built-in and configured\n' +
+      'ones: whatever would stop `serve` (a group that is built in or taken, a bad plugin section, ...)\n' +
+      'stops the check with the same words. Then it starts the service on 127.0.0.1 with just that\n' +
+      'plugin and POSTs each example of each operation. An answer must equal the example\'s response\n' +
+      '(for an example marked exact: false, be a 200). Prints one line when all do; otherwise, on\n' +
+      'stderr, one line per difference: "<group>/<operation> example <n>: <JSON pointer>: expected\n' +
+      '<value>, got <value>", or the status and error the example got instead, with what the log says\n' +
+      'of it (the field an answer has but its schema does not declare, or the stack frame).\n\n' +
+      `${configSources}\n\n` +
+      'Exit codes: 0 every example answers as shown, 1 the plugin cannot be loaded, serve would refuse\n' +
+      'it, or an example differs, 2 usage error.',
+    options: { config: configOption },
     positionals: { min: 1, max: 1 },
-    async run({ positionals }, io) {
+    async run({ values, positionals }, io) {
       const { checkPluginCommand } = await import('./plugin-check.js');
-      return checkPluginCommand(positionals[0]!, io);
+      return checkPluginCommand(positionals[0]!, io, stringValue(values.config));
     },
   },
   {
     words: ['plugin', 'dev'],
     args: '<folder>',
-    summary: 'Serve a plugin folder beside the built-ins, restarting when its files change',
+    summary: 'Serve a plugin folder beside the built-ins, restarting once per build',
     help:
       'Serves the built-in plugins, the configured ones and the plugin in <folder> (loaded as\n' +
-      'plugins.dirs loads a folder), with source maps on, so a stack names the .ts line. Whenever a file\n' +
-      'in the folder changes (node_modules/ and .git/ aside) the service is started again with the new\n' +
-      'code; run "npx tsc --watch" in the folder beside it to rebuild on every save. When the changed\n' +
-      'plugin cannot be loaded, the reason is printed and the next change is awaited. Stops on SIGINT\n' +
-      'or SIGTERM.\n\n' +
+      'plugins.dirs loads a folder), with source maps on, so a stack names the .ts line. Once per build\n' +
+      '(the files one build writes are taken together) the service is started again with the new code:\n' +
+      'when a file it loads has changed (node_modules/, .git/ and TypeScript sources aside). Run\n' +
+      '"npx tsc --watch" in the folder beside it to rebuild on every save; when src/ is newer than dist/\n' +
+      '(not built yet, or the build failed) it says so. When the changed plugin cannot be loaded, the\n' +
+      'reason is printed and the next change is awaited. Stops on SIGINT or SIGTERM.\n\n' +
       `${configSources}\n\n` +
       'Exit codes: 0 stopped by a signal, 2 usage error.',
     options: {

@@ -1,17 +1,23 @@
 /**
- * `toolshed plugin check <folder or package>`: loads the plugin as the kernel loads it (every load
- * rule, kernel/discover.ts), starts the real service with just that plugin (service/testing.ts), and
- * sends each operation's examples over HTTP, so every example takes a request's whole path:
- * validation, handler, response check, error body. Each answer is compared with the example's
- * response; a difference names the plugin, the operation, the example and what differs.
+ * `toolshed plugin check <folder or package>`: loads the plugin as the kernel loads it
+ * (kernel/discover.ts), then runs the very check `serve` runs before it starts
+ * (kernel/inspect-config.ts: every plugin loads, no group is taken twice or built in, plugin
+ * sections, patterns) with the plugin beside the built-in and configured ones, as `plugin dev`
+ * serves it. Then it starts the real service with just that plugin (service/testing.ts) and sends
+ * each operation's examples over HTTP, so every example takes a request's whole path: validation,
+ * handler, response check, error body. Each answer is compared with the example's response; a
+ * difference names the plugin, the operation, the example and what differs.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { OperationExample } from '@toolshed/plugin-sdk';
+import { ConfigError } from '../kernel/config.js';
 import { loadPlugin } from '../kernel/discover.js';
+import { builtinPluginDir } from '../kernel/server.js';
 import { startKernel } from '../service/testing.js';
 import { EXIT, write, type CliIo } from './command.js';
+import { inspectConfig, withConfigFile } from './load.js';
 
 /** A folder or file on disk is named by path (absolute, so loadPlugin takes it as one); anything else is a package. */
 export function pluginReference(argument: string): string {
@@ -41,22 +47,48 @@ export function differences(expected: unknown, actual: unknown, pointer = '', li
   return found;
 }
 
-/** The first logged failure's type and the frame it was thrown at, for a 500. */
+interface FailureLine {
+  msg?: string;
+  error?: { type?: string; stack?: string[] };
+  fault?: { undeclaredCode?: string; problems?: string[]; pointers?: string[] };
+}
+
+/**
+ * What the log says of the first failure, for a 500: the broken part of the manifest (each pointer
+ * with what breaks there, never the value), or the error's type and the frame it was thrown at.
+ */
 function failureOf(logs: readonly string[]): string | undefined {
   for (const line of logs) {
-    const entry = JSON.parse(line) as { msg?: string; error?: { type?: string; stack?: string[] } };
-    if (entry.msg === 'request failed' && entry.error) return `${entry.error.type ?? 'an error'} ${entry.error.stack?.[0] ?? ''}`.trim();
+    const { msg, error, fault } = JSON.parse(line) as FailureLine;
+    if (msg !== 'request failed') continue;
+    if (fault?.undeclaredCode !== undefined) return `threw the error code "${fault.undeclaredCode}", which the manifest does not declare`;
+    if (fault !== undefined) return `the answer breaks the response schema: ${(fault.problems ?? fault.pointers ?? []).join('; ')}`;
+    if (error) return `${error.type ?? 'an error'} ${error.stack?.[0] ?? ''}`.trim();
   }
   return undefined;
 }
 
-/** Replays every example of the plugin `argument` names; resolves with the exit code. */
-export async function checkPluginCommand(argument: string, io: CliIo): Promise<number> {
-  // Stacks of a failing handler point at the plugin's TypeScript when it ships source maps.
+/**
+ * Replays every example of the plugin `argument` names; resolves with the exit code. The
+ * configuration (`configFile`, or $TOOLSHED_CONFIG) is read as `serve` reads it.
+ */
+export async function checkPluginCommand(argument: string, io: CliIo, configFile?: string): Promise<number> {
+  // Stacks of a failing handler point at the plugin's TypeScript when it ships source maps (the
+  // pool's workers turn them on themselves, kernel/offload.ts).
   process.setSourceMapsEnabled(true);
   const reference = pluginReference(argument);
+  // The plugin on its own first, so a plugin that does not load says why in the loader's words.
   const { plugin } = await loadPlugin(reference);
-  const kernel = await startKernel({ plugins: [reference], logLevel: 'error' });
+  // The check `serve` runs before it starts, with the plugin beside the built-in and configured ones.
+  const inspection = await inspectConfig(withConfigFile(io.env, configFile), builtinPluginDir, [reference]);
+  if (inspection.problems.length > 0) {
+    await write(io.stderr, `toolshed: plugin ${plugin.group}: toolshed serve would not start with it.\n${new ConfigError(inspection.problems).message}\n`);
+    return EXIT.refused;
+  }
+  // The plugin's own section, as the configuration gives it (the fixture keeps only the kernel's).
+  const section = plugin.config?.section;
+  const given = section === undefined ? undefined : (inspection.config as Readonly<Record<string, unknown>>)[section];
+  const kernel = await startKernel({ plugins: [reference], logLevel: 'error', config: section === undefined || given === undefined ? {} : { [section]: given } });
   const problems: string[] = [];
   let count = 0;
   try {

@@ -4,7 +4,7 @@
  * 429 included. Labels hold only bounded values: the operation id (or `none`) and the status,
  * never the path, so a client cannot create series. Each service has its own Registry, so several
  * services in one process (tests) never share counters. server.ts imports this module only when
- * metrics are enabled: prom-client costs about 45 ms and 13 MB at start-up.
+ * metrics are enabled: prom-client costs start-up time and memory.
  */
 import { workerPool } from './pool/process-pool.js';
 import { type WorkerPoolStats } from './pool/worker-pool.js';

@@ -82,14 +82,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const windowMs = config.rateLimit.windowSeconds * 1000;
   const memory = createMemoryHitStore(windowMs);
   const redisUrl = config.rateLimit.redis.url;
-  // ioredis is imported only when configured: it costs about 0.1 s of start-up.
+  // ioredis is imported only when configured: loading it lengthens every start that has no Redis.
   const store: HitStore =
     redisUrl === undefined ? memory : await (await import('./rate-limit/redis-store.js')).createRedisStore({ url: redisUrl, windowMs, logger, fallback: memory });
   // Imported only when enabled: prom-client costs start-up time and memory.
   const metrics = config.metrics.enabled ? (await import('./metrics.js')).createMetrics(store, host.watchdog) : undefined;
   let draining = false;
   const bodies = httpBodies(host.executor);
-  // Built once for the API and the doors that show it: the document is ~10 ms of start-up.
+  // Built once for the API and the doors that show it: the document walks every operation's schemas.
   const document = buildOpenApiDocument(registry, API_VERSION);
   const doors = options.doors?.({ host, bodies, document, version: API_VERSION }) ?? [];
   const app = createApp({ config, executor: host.executor, bodies, document, logger, rateLimitStore: store, doors, metrics, draining: () => draining });

@@ -1,7 +1,7 @@
 /**
  * The /mcp route, as a front door the composition root plugs into the HTTP service. The MCP SDK is
- * loaded by the first request to it, not at start-up: it costs about 0.26 s and 25 MB, which a
- * service nobody reaches over MCP never pays.
+ * loaded by the first request to it, not at start-up: its time and memory are then never paid by
+ * a service nobody reaches over MCP.
  */
 import type { FrontDoor, KernelContext } from '../kernel/types.js';
 import type { McpHttpOptions } from './http.js';

@@ -26,6 +26,11 @@ export async function serve(env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStrea
 }
 
 async function startServing(env: NodeJS.ProcessEnv, extra: readonly string[]): Promise<void> {
+  // Before any plugin is imported (only modules loaded after this are mapped): a plugin that ships
+  // source maps has its stacks in the log name its TypeScript lines, as under `plugin dev`. A
+  // documented runtime switch, not engine tuning (docs/decisions.md); the pool's workers turn it
+  // on for themselves (kernel/offload.ts).
+  process.setSourceMapsEnabled(true);
   // The same check as `toolshed config check`: every problem at once, or none.
   const { config, plugins: inspected } = await loadForServing(env, undefined, extra);
   const logger = createLogger(config.log.level);

@@ -15,6 +15,14 @@ const bin = path.join(repoRoot, 'bin', 'toolshed.js');
 // commands' code counts toward coverage as in cli.test.ts.
 const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['TOOLSHED_CONFIG', 'PORT', 'HOST', 'NODE_TEST_CONTEXT'].includes(name)));
 const toolshed = (args: readonly string[]) => run(process.execPath, [bin, ...args], { cwd: repoRoot, env });
+const checkPlugins = path.join(fixtures, 'check-plugins');
+
+/** A configuration file holding `yaml`, in a folder of its own. */
+async function configFile(yaml: string): Promise<string> {
+  const file = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-check-config-')), 'config.yaml');
+  await writeFile(file, yaml);
+  return file;
+}
 
 describe('toolshed plugin check', () => {
   it('exits 0 when every example answers as it shows', async () => {
@@ -35,7 +43,7 @@ describe('toolshed plugin check', () => {
       // The handler reads .length of undefined: a TypeError, thrown at the fixture's line 34.
       '- wrong-example/fails example 1: answered 500 internal_error: ' + lines[2]!.slice(lines[2]!.indexOf('An internal error')),
     ]);
-    assert.match(lines[2]!, /\(TypeError at Object\.handler \(file:.*\/wrong-example\/index\.js:34:\d+\)\)$/);
+    assert.match(lines[2]!, /\(TypeError at handler \(file:.*\/wrong-example\/index\.js:34:\d+\)\)$/);
     assert.equal(lines.length, 4);
   });
 
@@ -62,6 +70,61 @@ describe('toolshed plugin check', () => {
     assert.equal(outcome.code, 1);
     assert.match(outcome.stderr, /^toolshed: Cannot load the plugin .*index\.js:\n- Cannot find module .*dist\/index\.js/);
     assert.ok(outcome.stderr.endsWith(`- build it: npm run build in ${dir}\n`), outcome.stderr);
+  });
+
+  it('names a field the answer has but its schema does not declare, never its value', async () => {
+    const outcome = await toolshed(['plugin', 'check', path.join(checkPlugins, 'extra-field')]);
+    assert.equal(outcome.code, 1);
+    const lines = outcome.stderr.split('\n');
+    assert.equal(lines[0], 'toolshed: plugin extra-field: examples do not answer as they show:');
+    assert.match(lines[1]!, /^- extra-field\/echo example 1: answered 500 internal_error: .*\(the answer breaks the response schema: \/echoed: not declared in the response schema\)$/);
+    assert.ok(!outcome.stderr.includes('secret-value'), 'the value (the example\'s text) is not shown');
+  });
+
+  it("names the plugin's TypeScript line in the stack of a bug (source maps on, on the pool too)", async () => {
+    // ts-stack/src/index.ts line 12 reads `shape.sides!.count` of a shape without sides; built, that is build/index.js line 6.
+    const outcome = await toolshed(['plugin', 'check', path.join(checkPlugins, 'ts-stack')]);
+    assert.equal(outcome.code, 1);
+    assert.match(outcome.stderr, /^- ts-stack\/sides example 1: answered 500 internal_error: .*\(TypeError at sidesOf \(.*\/ts-stack\/src\/index\.ts:12:\d+\)\)$/m);
+  });
+
+  describe('refuses what `toolshed serve` refuses, in its words', () => {
+    it('a group that is built in, unless plugins.disabled names it', async () => {
+      const plugin = path.join(checkPlugins, 'builtin-group');
+      const refused = await toolshed(['plugin', 'check', plugin]);
+      assert.deepEqual(refused, {
+        code: 1,
+        stdout: '',
+        stderr:
+          'toolshed: plugin base64: toolshed serve would not start with it.\nInvalid configuration:\n' +
+          `- /plugins: loads "base64" from ${path.join(plugin, 'index.js')}, but that group is built in: to replace the built-in plugin, add "base64" to plugins.disabled\n`,
+      });
+      // Named in plugins.disabled, it replaces the built-in plugin: serve starts, and the check passes.
+      const config = await configFile('plugins:\n  disabled: [base64]\n');
+      const replacing = await toolshed(['plugin', 'check', plugin, '--config', config]);
+      assert.deepEqual(replacing, { code: 0, stdout: 'note: to be served from plugins.dirs the folder must be named "base64", not "builtin-group"\nplugin base64: loads, and its 1 example of 1 operation answer as shown\n', stderr: '' });
+    });
+
+    it('a group a configured plugin already has', async () => {
+      const config = await configFile(`plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n`);
+      const outcome = await toolshed(['plugin', 'check', path.join(fixtures, 'replacement-plugins', 'greeting'), '--config', config]);
+      assert.equal(outcome.code, 1);
+      assert.match(outcome.stderr, /^toolshed: plugin greeting: toolshed serve would not start with it\.\nInvalid configuration:\n- \/plugins: Cannot load the plugin .*replacement-plugins\/greeting\/index\.js:\n {2}- the group "greeting" is already provided by .*external-plugins\/greeting\/index\.js\n$/);
+    });
+
+    it("the plugin's configuration section as the configuration gives it", async () => {
+      const config = await configFile('configured:\n  greeting: 5\n');
+      const outcome = await toolshed(['plugin', 'check', path.join(checkPlugins, 'configured'), '--config', config]);
+      assert.deepEqual(outcome, {
+        code: 1,
+        stdout: '',
+        stderr: 'toolshed: plugin configured: toolshed serve would not start with it.\nInvalid configuration:\n- /configured/greeting: must be a string\n',
+      });
+      // The same section, valid, is the one the examples are answered with.
+      const valid = await toolshed(['plugin', 'check', path.join(checkPlugins, 'configured'), '--config', await configFile('configured:\n  greeting: Hi\n')]);
+      assert.equal(valid.code, 1);
+      assert.match(valid.stderr, /^- configured\/greet example 1: \/greeting: expected "Hello, Ada", got "Hi, Ada"$/m);
+    });
   });
 
   it('takes a name that is not a path as an installed package, as plugins.packages does', async () => {

@@ -1,8 +1,10 @@
 // `toolshed plugin dev <folder>`: a scaffolded plugin served beside the built-ins, served again with
-// the new code after a rebuild, and a handler's stack naming its TypeScript line. Outcomes are
+// the new code after a rebuild (once per build, however many files it writes), a note when src/ is
+// newer than dist/, and a handler's stack naming its TypeScript line. Outcomes are
 // polled for (the restart takes as long as the machine needs), under one generous guard.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -63,6 +65,13 @@ async function post(operation: string, body: unknown): Promise<{ status: number;
   }
 }
 
+/** The answer to "stressed" once the `services`-th service started (counted from 1) answers `reversed`. */
+async function served(reversed: string, services: number): Promise<{ status: number; json: unknown } | undefined> {
+  if (logged('listening').length < services) return undefined;
+  const candidate = await post('dev-tools/reverse', { text: 'stressed' });
+  return (candidate?.json as { reversed?: string } | undefined)?.reversed === reversed ? candidate : undefined;
+}
+
 describe('toolshed plugin dev', () => {
   it('serves the plugin beside the built-in plugins', async () => {
     const answer = await eventually('the first answer', () => post('dev-tools/reverse', { text: 'stressed' }));
@@ -79,10 +88,9 @@ describe('toolshed plugin dev', () => {
     );
     await writeFile(source, changed);
     await runOk('npm', ['run', 'build'], { cwd: pluginDir });
-    const answer = await eventually('the new answer', async () => {
-      const candidate = await post('dev-tools/reverse', { text: 'stressed' });
-      return (candidate?.json as { reversed?: string } | undefined)?.reversed === 'DESSERTS' ? candidate : undefined;
-    });
+    // A pool worker that had not imported the plugin yet may answer with the new code before the
+    // restart: the answer is awaited from the service started after the build.
+    const answer = await eventually('the new answer from the restarted service', () => served('DESSERTS', 2));
     assert.deepEqual(answer, { status: 200, json: { reversed: 'DESSERTS' } });
     assert.match(stderr, /dev-tools changed; starting again/);
     const failed = await eventually('a 500', async () => {
@@ -94,6 +102,39 @@ describe('toolshed plugin dev', () => {
     const logLine = await eventually('the failure in the log', () => logged('request failed').at(-1));
     const frames = (logLine.error as { stack: string[] }).stack;
     assert.match(frames[0]!, new RegExp(`dev-tools/src/index\\.ts:${line}:\\d+\\)$`));
+  });
+
+  // Restarts so far, counted from the lines plugin dev prints for each.
+  const restarts = (): number => stderr.split('\n').filter((line) => line.endsWith('changed; starting again')).length;
+  const unbuiltNotes = (): number => stderr.split('\n').filter((line) => line.startsWith('toolshed: src/ is newer than dist/ (src/index.ts)')).length;
+  let restartsBefore = 0;
+
+  it('says when src/ is newer than dist/, and restarts nothing for a saved source', async () => {
+    restartsBefore = restarts();
+    const notesBefore = unbuiltNotes();
+    const source = path.join(pluginDir, 'src', 'index.ts');
+    // Saved again, not built: newer than everything in dist/.
+    await writeFile(source, await readFile(source, 'utf8'));
+    await eventually('the note that src/ is newer than dist/', () => (unbuiltNotes() > notesBefore ? true : undefined));
+    // That no restart followed is counted by the next test, which restarts exactly twice more.
+  });
+
+  it('restarts once for a build that writes many files', async () => {
+    const dist = path.join(pluginDir, 'dist');
+    const compiled = await readFile(path.join(dist, 'index.js'), 'utf8');
+    assert.ok(compiled.includes('.toUpperCase()'), 'the build of the previous test');
+    /** What a build does: every file written at once, the entry module last, as tsc writes them. */
+    const build = (mark: string): void => {
+      for (let index = 1; index <= 12; index++) writeFileSync(path.join(dist, `part-${index}.js`), `export const mark = '${mark}${index}';\n`);
+      writeFileSync(path.join(dist, 'index.js'), compiled.replace('.toUpperCase()', `.toUpperCase() + '${mark}'`));
+    };
+    const services = logged('listening').length;
+    build('!');
+    await eventually('the first build served', () => served('DESSERTS!', services + 1));
+    build('?');
+    await eventually('the second build served', () => served('DESSERTS?', services + 2));
+    // Two builds of 13 files each (after a saved source that was not built): two restarts, no more.
+    assert.equal(restarts() - restartsBefore, 2, stderr);
   });
 
   it('stops on SIGTERM with exit code 0', async () => {

@@ -114,13 +114,16 @@ describe('a scaffolded plugin', () => {
     assert.equal(tsconfig.compilerOptions.module, 'NodeNext');
     assert.equal(tsconfig.compilerOptions.strict, true);
     assert.equal(tsconfig.compilerOptions.outDir, 'dist');
+    assert.equal(tsconfig.compilerOptions.noEmitOnError, true);
   });
 
   it('builds, passes toolshed plugin check and its own tests (one over HTTP) with its own scripts', async () => {
     const output = await runOk('npm', ['test'], { cwd: pluginDir });
     assert.match(output, /^plugin word-tools: loads, and its 1 example of 1 operation answer as shown$/m);
-    // Node 20 prints TAP ("# pass 3"), Node 22+ its spec reporter ("ℹ pass 3"): three tests ran.
-    assert.match(output, /pass 3\b/);
+    // Node 20 prints TAP ("# pass 4"), Node 22+ its spec reporter ("ℹ pass 4"): four tests ran,
+    // one of them replaying every example.
+    assert.match(output, /pass 4\b/);
+    assert.match(output, /every example answers as it shows/);
     assert.match(output, /fail 0\b/);
     // Source maps beside the code, so stacks name src/ lines.
     assert.deepEqual((await readdir(path.join(pluginDir, 'dist'))).sort(), ['index.js', 'index.js.map', 'index.test.js', 'index.test.js.map']);
@@ -138,6 +141,26 @@ describe('a scaffolded plugin', () => {
     assert.deepEqual((missing.json as { error: { details: unknown } }).error.details, [{ path: '/text', message: 'is required' }]);
     const document = (await send(service.url, '/v1/openapi.json', { method: 'GET' })).json as { paths: Record<string, unknown> };
     assert.deepEqual(Object.keys(document.paths), ['/v1/word-tools/reverse']);
+  });
+});
+
+describe('a scaffolded plugin with a type error', () => {
+  const pluginDir = path.join(work, 'plugins', 'word-tools');
+
+  it('builds nothing (noEmitOnError): dist/ keeps the last good build, whole', async () => {
+    const source = path.join(pluginDir, 'src', 'index.ts');
+    const good = await readFile(source, 'utf8');
+    const before = await readFile(path.join(pluginDir, 'dist', 'index.js'), 'utf8');
+    // The response schema wants a string; a number is a type error.
+    await writeFile(source, good.replace("({ reversed: Array.from(text).reverse().join('') })", '({ reversed: text.length })'));
+    try {
+      const build = await run('npm', ['run', 'build'], { cwd: pluginDir });
+      assert.notEqual(build.code, 0);
+      assert.match(build.stdout + build.stderr, /error TS\d+/);
+      assert.equal(await readFile(path.join(pluginDir, 'dist', 'index.js'), 'utf8'), before);
+    } finally {
+      await writeFile(source, good);
+    }
   });
 });
 

@@ -58,6 +58,7 @@ function packageJson({ group, sdkVersion, toolshed }: TemplateValues): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
+/** noEmitOnError: a build with a type error writes nothing, so dist/ never holds a half-built plugin. */
 const tsconfig = `{
   "compilerOptions": {
     "target": "ES2022",
@@ -69,7 +70,8 @@ const tsconfig = `{
     "types": ["node"],
     "rootDir": "src",
     "outDir": "dist",
-    "sourceMap": true
+    "sourceMap": true,
+    "noEmitOnError": true
   },
   "include": ["src"]
 }
@@ -112,6 +114,16 @@ test('reverse turns a text around by characters, not by UTF-16 units', async () 
   const { reversed } = await invoke(plugin, 'reverse', { text: 'stressed' });
   assert.equal(reversed, 'desserts');
   assert.deepEqual(await invoke(plugin, 'reverse', { text: 'a\\u{1F600}b' }), { reversed: 'b\\u{1F600}a' });
+});
+
+test('every example answers as it shows', async () => {
+  for (const [name, operation] of Object.entries(plugin.operations)) {
+    for (const [index, example] of operation.examples.entries()) {
+      const answer = await invoke(plugin, name, example.body);
+      // exact: false marks random output: invoke() has checked it against the response schema.
+      if (example.exact !== false) assert.deepEqual(answer, example.response, \`\${name} example \${index + 1}\`);
+    }
+  }
 });
 
 test('reverse refuses a body without text, naming the field', async () => {
@@ -157,13 +169,15 @@ The tests start Toolshed itself, a dev dependency linked from the built checkout
 
 ## Build and test
 
-\`npm test\` builds \`src/\` into \`dist/\` (with source maps, so stacks name \`src/\` lines), runs
-\`toolshed plugin check .\` (the plugin loaded as the service loads it, each example sent over HTTP
-and its answer compared) and then \`dist/*.test.js\` with Node's test runner; \`npm run build\`
-only builds. \`invoke()\` from the SDK runs an operation through the service's validation without
-HTTP; \`startTestKernel()\` starts the service with just this plugin and gives a client for it.
-\`npx toolshed plugin dev .\` serves the plugin beside the built-in ones and restarts whenever
-\`dist/\` changes (run \`npx tsc --watch\` beside it).
+\`npm test\` builds \`src/\` into \`dist/\` (with source maps, so stacks name \`src/\` lines; a
+build with a type error writes nothing), runs \`toolshed plugin check .\` (the plugin loaded as the
+service loads it and checked as \`serve\` checks it before it starts, each example sent over HTTP
+and its answer compared) and then \`dist/*.test.js\` with Node's test runner, which replays every
+example too; \`npm run build\` only builds. \`invoke()\` from the SDK runs an operation through the
+service's validation without HTTP; \`startTestKernel()\` starts the service with just this plugin
+and gives a client for it. \`npx toolshed plugin dev .\` serves the plugin beside the built-in ones
+and restarts once per build of \`dist/\` (run \`npx tsc --watch\` beside it); it says when \`src/\`
+is newer than \`dist/\`.
 
 ## Load it
 

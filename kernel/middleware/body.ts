@@ -44,8 +44,8 @@ export const WHOLE_BODY_FROM_BYTES = 2 ** 20;
  * A buffer for a body of `declared` bytes, reserved whole against the reading budget, or undefined
  * when the budget cannot spare it (the body is then read chunk by chunk, each chunk counted as
  * before). Copying each chunk into it as it arrives spreads the copy, and the page faults of a
- * fresh buffer, over the chunks: joined at the end, a 9 MiB body held the event loop for 10–20 ms
- * in one go. Reserved, because a client that declares 10 MiB and sends one byte must not make the
+ * fresh buffer, over the chunks: joined at the end, a body of megabytes held the event loop for
+ * the whole copy in one go. Reserved, because a client that declares 10 MiB and sends one byte must not make the
  * service hold 10 MiB uncounted.
  */
 function wholeBodyBuffer(declared: number, budget: ByteBudget | undefined): Buffer | undefined {

@@ -25,8 +25,8 @@ const MAX_CACHED = 64;
 
 /**
  * True when the answer is under the threshold. A string's UTF-8 is at most 3 bytes per code unit,
- * so only strings of 342–1,023 code units are counted: hash's five digests (~470 bytes) went
- * through koa-compress's ~8 µs of look-ups only to be sent as they were.
+ * so only strings of 342–1,023 code units are counted: hash's five digests (under 1 KiB) went
+ * through koa-compress's look-ups only to be sent as they were.
  */
 function small(body: unknown): boolean {
   if (typeof body === 'string') {
@@ -52,7 +52,7 @@ export function compressAnswers(): KernelMiddleware {
     }
     return (copies[encoding] ??= compressors[encoding](typeof body === 'string' ? Buffer.from(body) : body));
   }
-  // koa-compress costs about 10 µs per answer (Vary, type and size look-ups, negotiation) even
+  // koa-compress does its work on every answer (Vary, type and size look-ups, negotiation) even
   // when it sends the answer as it is: the many small answers skip it, and only large ones pay.
   return async function compressAnswer(ctx, next) {
     await next();

@@ -5,8 +5,8 @@ import type { KernelMiddleware } from '../types.js';
 
 const acceptable = /^[A-Za-z0-9._-]{1,128}$/;
 
-// ulid's default source calls randomFillSync once per character; that alone cost a sixth of the
-// CPU per request in the benchmark. One refill per 256 ids gives the same randomness: each byte
+// ulid's default source calls randomFillSync once per character, on every request's path (it
+// showed in the benchmark's profile). One refill per 256 ids gives the same randomness: each byte
 // / 256 is uniform, and ulid takes floor(value × 32), which is unbiased since 32 divides 256.
 const pool = new Uint8Array(4096);
 let next = pool.length;

@@ -3,8 +3,8 @@
  * that turn has worked for `TURN_MS`; later ones wait in arrival order and start in batches in the
  * following turns, each batch sized from the length of the last one's turn so that a turn stays
  * near `TURN_MS`. Without this, every request a busy turn had read ran back to back before any
- * timer fired: under 200 connections one turn held 200 requests' work (50–80 ms on a 2-core
- * machine), and /healthz, deadlines and the bodies of large requests all waited that long
+ * timer fired: under 200 connections one turn held 200 requests' work, and /healthz, deadlines
+ * and the bodies of large requests all waited that long
  * (docs/decisions.md, "Requests take turns").
  */
 import type { KernelMiddleware } from '../types.js';
@@ -36,8 +36,8 @@ export function turnTaking(turnMs = TURN_MS, clock: () => number = () => perform
   // timers and sockets, and measures the turn of the batch started here, the last batch of a wait
   // included. The next batch is the last one scaled by how far its turn missed `turnMs` (a 20 ms
   // turn quarters it), growing at most twofold. A batch measured only while more requests waited
-  // was never measured again once it held them all: in the loadtest's attack it stayed at the 128
-  // it had grown to earlier, and every wait of 20–100 requests started in one turn.
+  // was never measured again once it held them all: in the loadtest's attack it stayed at the size
+  // it had grown to earlier, and every later wait started in one turn.
   const pump = (): void => {
     const now = clock();
     if (pumpedAt >= 0) {

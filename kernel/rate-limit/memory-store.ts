@@ -1,7 +1,7 @@
 /**
  * The embedded store: counters in two generations of Maps. Entries are never deleted one by one,
- * and sweeping one big Map costs time in proportion to the number of clients (it took p50 from
- * 15 ms to 500 ms past 100,000 addresses). Instead, once per window the current Map becomes the
+ * and sweeping one big Map costs time in proportion to the number of clients (past a hundred
+ * thousand addresses it held every request up). Instead, once per window the current Map becomes the
  * previous one and the previous is dropped whole: an entry lives at most two windows, longer than
  * its own window, so nothing live is lost, and every request costs the same at any client count.
  */

@@ -256,7 +256,7 @@ function operationProblems(name: string, operation: unknown, pluginCodes: unknow
 export function checkPlugin(value: unknown, sdkVersion: string = SDK_VERSION, options: PluginCheckOptions = {}): string[] {
   if (!isRecord(value)) return ['the default export is not a plugin manifest (use definePlugin)'];
   // A manifest from definePlugin (frozen) was checked when it was defined; the kernel checks it again
-  // at load with the same arguments for a built-in, which cost ~20 ms of every start. Same answer, once.
+  // at load with the same arguments for a built-in, a walk of every schema at every start. Same answer, once.
   const key = `${sdkVersion}|${options.requireBounds === true}`;
   const known = Object.isFrozen(value) ? checked.get(value)?.get(key) : undefined;
   if (known !== undefined) return [...known];

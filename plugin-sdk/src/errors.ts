@@ -105,6 +105,11 @@ export interface ContractFault {
   readonly undeclaredCode?: string;
   /** JSON Pointers where the handler's answer breaks its response schema (at most 10). */
   readonly pointers?: readonly string[];
+  /**
+   * The same pointers, each with what breaks there in words that never quote the answer's value:
+   * `/extra: not declared in the response schema`.
+   */
+  readonly problems?: readonly string[];
 }
 
 /**
@@ -117,7 +122,7 @@ export class ContractBreach extends Error {
   constructor(readonly fault: ContractFault) {
     super(
       fault.undeclaredCode === undefined
-        ? `${fault.operation} returned a response that breaks its schema at ${(fault.pointers ?? []).join(', ')}`
+        ? `${fault.operation} returned a response that breaks its schema: ${(fault.problems ?? fault.pointers ?? []).join('; ')}`
         : `${fault.operation} threw the undeclared error code "${fault.undeclaredCode}"`,
     );
     this.name = 'ContractBreach';

@@ -7,7 +7,7 @@
  */
 import type { TSchema } from 'typebox';
 import type { OperationDefinition, Plugin } from './define.js';
-import { ContractBreach, InputError, isToolshedError } from './errors.js';
+import { ContractBreach, InputError, isToolshedError, type ErrorDetail } from './errors.js';
 import { toWireSchema } from './schema-rules.js';
 import { compileSchema, type SchemaValidator } from './validation.js';
 
@@ -31,6 +31,16 @@ export interface OperationContract {
   answer(result: unknown): unknown;
   /** Every way `response` breaks the response schema; used by tests, not on the hot path. */
   responseProblems(response: unknown): ReturnType<SchemaValidator['problems']>;
+}
+
+/**
+ * One way an answer breaks its response schema, for the plugin's author and the log: the pointer
+ * and the rule, never the value (`uniqueItems` would quote the repeated item).
+ */
+function breachAt({ path, message }: ErrorDetail): string {
+  if (message === 'is not an allowed property') return `${path || '/'}: not declared in the response schema`;
+  if (message.startsWith('repeats ')) return `${path || '/'}: repeats an earlier item`;
+  return `${path || '/'}: ${message}`;
 }
 
 /** The contract of `plugin`'s operation `name`. */
@@ -61,7 +71,10 @@ export function operationContract(plugin: Plugin, name: string): OperationContra
     },
     answer(result) {
       // An answer outside its schema (a field too many, a wrong type) is never sent as it is.
-      if (!response.check(result)) throw new ContractBreach({ operation: id, pointers: response.problems(result).slice(0, 10).map((problem) => problem.path) });
+      if (!response.check(result)) {
+        const broken = response.problems(result).slice(0, 10);
+        throw new ContractBreach({ operation: id, pointers: broken.map((problem) => problem.path), problems: broken.map(breachAt) });
+      }
       return result;
     },
     responseProblems: (value) => response.problems(value),

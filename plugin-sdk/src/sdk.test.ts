@@ -4,6 +4,7 @@ import {
   checkPlugin,
   PLUGIN_CATEGORIES,
   compileSchema,
+  contractFaultOf,
   definePlugin,
   defineOperation,
   InputError,
@@ -80,8 +81,12 @@ describe('invoke()', () => {
     });
   });
 
-  it('fails a test when a handler returns a field its schema lacks', async () => {
-    await assert.rejects(invoke(plugin, 'leak', {}), /sample\.leak returned a response that breaks its schema at \/secret/);
+  it('fails a test when a handler returns a field its schema lacks, naming the field and not its value', async () => {
+    await assert.rejects(invoke(plugin, 'leak', {}), (error: Error) => {
+      assert.equal(error.message, 'sample.leak returned a response that breaks its schema: /secret: not declared in the response schema');
+      assert.deepEqual(contractFaultOf(error), { operation: 'sample.leak', pointers: ['/secret'], problems: ['/secret: not declared in the response schema'] });
+      return true;
+    });
   });
 
   it('turns an undeclared 422 code into a plain error (a 500 in the kernel)', async () => {

@@ -35,7 +35,8 @@ export async function rejectsField(promise: Promise<unknown>, path: string): Pro
 /**
  * The most a test lets hostile input take before calling it a hang. Deliberately generous: it
  * proves the service does not stall (a quadratic algorithm on megabytes takes minutes) without
- * turning the test suite into a flaky benchmark; speed targets live in `npm run bench`. 30 s: on
- * a busy two-core CI machine running Node 24, five 10 MB text-converter inputs once took 11.8 s.
+ * turning the test suite into a flaky benchmark; speed targets live in `npm run bench`. 30 s
+ * leaves room for the slowest legitimate case (several 10 MB inputs on a busy CI machine shared
+ * with other jobs) and is still far below what a quadratic algorithm takes.
  */
 export const HANG_GUARD_MS = 30_000;
