@@ -8,11 +8,6 @@ import { runInWorker } from './handler-context.js';
 import { parseJsonObject } from './middleware/body.js';
 import { compileOperation, type CompiledOperation } from './operations.js';
 
-// A thread's own switch (the main thread's does not reach it): stacks of the plugins this worker
-// imports from now on name their TypeScript lines when they ship source maps, as on the main thread
-// under `serve`, `plugin check` and `plugin dev` (docs/decisions.md).
-process.setSourceMapsEnabled(true);
-
 const operations = new Map<string, Promise<CompiledOperation>>();
 const neverAborted = new AbortController().signal;
 

@@ -27,7 +27,9 @@ describe('the SDK package', () => {
     assert.equal(filename, `toolshed-plugin-sdk-${manifest.version}.tgz`);
     // Every runtime module of src/ (tests and test fixtures are not part of the SDK).
     const modules = await fg('**/*.ts', { cwd: path.join(sdkFolder, 'src'), ignore: ['**/*.test.ts', 'fixtures/**'] });
-    assert.ok(modules.includes('index.ts') && modules.includes('worker-entry.ts'), 'the entry and the worker script are modules');
+    assert.ok(modules.includes('index.ts') && modules.includes('operation.ts'), 'the entry and the contract are modules');
+    // The host's machinery is not the SDK's: no pool, no worker script.
+    assert.ok(!modules.some((module) => /worker-(pool|entry)/.test(module)), 'no worker pool in the SDK');
     const expected = ['README.md', 'package.json', ...modules.flatMap((module) => [`dist/${module.replace(/\.ts$/, '.js')}`, `dist/${module.replace(/\.ts$/, '.d.ts')}`])];
     assert.deepEqual(files, expected.sort());
     for (const file of files) assert.doesNotMatch(file, /\.test\.|fixtures\/|tsbuildinfo|\.map$/, file);

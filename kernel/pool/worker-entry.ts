@@ -13,6 +13,11 @@ import { freshBundle } from '../bundles.js';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { JobAnswer, JobRequest, JobStarted, PoolWorkerData } from './protocol.js';
 
+// A thread's own switch (the main thread's does not reach it): stacks of the modules this worker
+// imports name their TypeScript lines when they ship source maps, as on the main thread under
+// `serve`, `plugin check` and `plugin dev` (docs/decisions.md).
+process.setSourceMapsEnabled(true);
+
 /**
  * Lowers this thread's CPU priority alone. Linux schedules threads as tasks with their own
  * niceness; /proc/thread-self names the calling thread's task id. Elsewhere (no /proc) the pool
