@@ -49,10 +49,13 @@ describe('the access log over HTTP (issue 39)', () => {
     try {
       await send(service.url, '/healthz?secret=1', { method: 'GET' });
       await send(service.url, '/v1/kernel-probe/echo', { body: { text: 'x' } });
-      const [health, echo] = requestLines(service.logs);
+      await send(service.url, '/v1/a-secret-typed-as-a-path', { body: { text: 'x' } });
+      const [health, echo, unknown] = requestLines(service.logs);
       assert.equal(health!.path, '/healthz');
       assert.ok(!JSON.stringify(health).includes('secret'));
       assert.equal(echo!.path, undefined);
+      // A path the service refused is the client's own text: its first segment only.
+      assert.equal(unknown!.path, '/v1/…');
       assert.equal(echo!.operation, 'kernel-probe.echo');
     } finally {
       await service.stop();

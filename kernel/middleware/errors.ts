@@ -27,6 +27,17 @@ function translate(ctx: KernelContext, error: unknown, logger: Logger): void {
 
 /** Paths are logged up to this many characters. */
 const MAX_LOGGED_PATH = 200;
+
+/**
+ * The path as the access line gives it: whole for a path the service answered (a page, a probe),
+ * only its first segment for one it refused, since an unknown path is the client's own text and may
+ * hold data (`/v1/<a token>` is a 404 too).
+ */
+function loggedPath(path: string, status: number): string {
+  if (status < 400) return path.slice(0, MAX_LOGGED_PATH);
+  const second = path.indexOf('/', 1);
+  return second === -1 || second === path.length - 1 ? path.slice(0, Math.min(path.length, 32)) : `${path.slice(0, Math.min(second, 32))}/…`;
+}
 /**
  * The status logged for a request whose connection closed before any answer was sent (by the
  * client, or by the service at server.shutdownTimeoutMs): nginx's 499, since no status was sent.
@@ -59,7 +70,7 @@ export function errors(logger: Logger): KernelMiddleware {
       operation,
       method: ctx.method,
       // A request without an operation is told apart by its path (the query is left out: it may hold data).
-      path: operation === undefined ? ctx.path.slice(0, MAX_LOGGED_PATH) : undefined,
+      path: operation === undefined ? loggedPath(ctx.path, ctx.status) : undefined,
       status: closedBeforeAnswer(ctx) ? CLOSED_BEFORE_ANSWER : ctx.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       ip,
