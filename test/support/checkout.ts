@@ -4,7 +4,7 @@
  * never rewrite this checkout's build while other tests read it. node_modules is linked, not
  * installed; the SDK is the copy's own, so it too starts without a build.
  */
-import { cp, mkdir, mkdtemp, readdir, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,10 @@ const repository = fileURLToPath(new URL('../../../', import.meta.url));
 /** Makes the copy in a new temporary folder and returns its path; the caller removes it. */
 export async function copyCheckout(prefix: string): Promise<string> {
   const checkout = await mkdtemp(path.join(tmpdir(), prefix));
-  for (const entry of ['package.json', 'tsconfig.base.json', 'bin', 'scripts', 'kernel', 'cli', 'mcp', 'tool-pages', 'plugins', 'config', 'plugin-sdk/package.json', 'plugin-sdk/src']) {
+  // The service's folders as tsconfig.json lists them (its tests left out), as scripts/emit.mjs reads them.
+  const project = JSON.parse(await readFile(path.join(repository, 'tsconfig.json'), 'utf8')) as { include: string[] };
+  const folders = project.include.filter((folder) => folder !== 'test');
+  for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.base.json', 'bin', 'scripts', 'tool-pages', 'config', 'plugin-sdk/package.json', 'plugin-sdk/src', ...folders]) {
     await cp(path.join(repository, entry), path.join(checkout, entry), { recursive: true });
   }
   // Every installed package, linked; the SDK is the copy's own, so it too starts without dist/.
