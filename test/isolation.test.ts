@@ -3,7 +3,12 @@
 // variables the configuration lists for it. The fixture patches Buffer.prototype.toString when it is
 // imported, as the plugin issue 38 tried did; there it made base64/encode answer "PWNEDaGk=".
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { builtinPluginDir } from '../kernel/server.js';
 import { send, type Answer } from './support/http.js';
@@ -122,5 +127,41 @@ describe('configuration of a contained plugin\'s share and environment', () => {
       );
       return true;
     });
+  });
+});
+
+describe('the service under Node\'s permission model (the launch line of docs/writing-a-plugin.md)', { timeout: 120_000 }, () => {
+  it('denies a contained plugin file writes and child processes, and the built-ins still answer', async () => {
+    // Node 20 names it --experimental-permission; Node 22.13 and 23.5 onwards, --permission.
+    const flag = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-permission-'));
+    const config = path.join(dir, 'config.yaml');
+    await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(isolatedPlugins)}]\noperations:\n  warmUp: false\n`);
+    const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
+    const child = spawn(process.execPath, [flag, '--allow-fs-read=*', '--allow-worker', bin, 'serve'], {
+      env: { PATH: process.env.PATH, TOOLSHED_CONFIG: config, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      await until(() => /"msg":"listening"/.test(output) || child.exitCode !== null);
+      const url = /"url":"([^"]+)","operations":\d+,"msg":"listening"/.exec(output)?.[1];
+      assert.ok(url !== undefined, `the service started under ${flag}`);
+      assert.deepEqual((await send(url, `/v1/${GROUP}/reach`, { body: {} })).json, { write: 'ERR_ACCESS_DENIED', exec: 'ERR_ACCESS_DENIED' });
+      assert.deepEqual((await send(url, '/v1/base64/encode', { body: { text: 'hi' } })).json, { base64: 'aGk=' });
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
+
+  it('without it, the same plugin could write and start processes (what the flags take away)', async () => {
+    const service = await startTestService({ plugins: { dirs: [isolatedPlugins] } }, { builtinDir: builtinPluginDir });
+    try {
+      assert.deepEqual((await send(service.url, `/v1/${GROUP}/reach`, { body: {} })).json, { write: 'allowed', exec: 'allowed' });
+    } finally {
+      await service.stop();
+    }
   });
 });
