@@ -14,6 +14,15 @@ const closed = { additionalProperties: false } as const;
 const section = { additionalProperties: false, default: {} } as const;
 const Names = Type.Array(Type.String({ minLength: 1 }), { default: [] });
 
+/** A contained plugin's share of worker threads: with defaults (`plugins.workers`) or without (`plugins.limits.<group>`). */
+function pluginShare(threads?: number, maxQueue?: number) {
+  const threadsSchema = { minimum: 1, maximum: 64 };
+  const queueSchema = { minimum: 0, maximum: 100000 };
+  return threads === undefined || maxQueue === undefined
+    ? { threads: Type.Optional(Type.Integer(threadsSchema)), maxQueue: Type.Optional(Type.Integer(queueSchema)) }
+    : { threads: Type.Integer({ ...threadsSchema, default: threads }), maxQueue: Type.Integer({ ...queueSchema, default: maxQueue }) };
+}
+
 /** The kernel's sections of the configuration. */
 export const CoreConfigSchema = Type.Object(
   {
@@ -66,7 +75,22 @@ export const CoreConfigSchema = Type.Object(
       },
       section,
     ),
-    plugins: Type.Object({ dirs: Names, packages: Names, enabled: Type.Array(Type.String({ minLength: 1 }), { default: ['*'] }), disabled: Names, trusted: Names }, section),
+    plugins: Type.Object(
+      {
+        dirs: Names,
+        packages: Names,
+        enabled: Type.Array(Type.String({ minLength: 1 }), { default: ['*'] }),
+        disabled: Names,
+        trusted: Names,
+        // Each contained plugin's own worker threads, apart from the built-ins' pool (`workers.*`).
+        workers: Type.Object(pluginShare(1, 16), section),
+        // Per group, instead of `plugins.workers`.
+        limits: Type.Record(Type.String(), Type.Object(pluginShare(), closed), { default: {} }),
+        // Per group, the names of the service's environment variables its workers see; nothing else.
+        env: Type.Record(Type.String(), Type.Array(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), { maxItems: 256 }), { default: {} }),
+      },
+      section,
+    ),
     // Every operation's deadline, main thread and pool alike; per group where a group needs another.
     operations: Type.Object(
       {

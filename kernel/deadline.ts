@@ -6,6 +6,7 @@
  */
 import { UnprocessableError, workerRefusal } from '@toolshed/plugin-sdk';
 import { workerPool } from './pool/process-pool.js';
+import type { WorkerPool } from './pool/worker-pool.js';
 import { HttpError } from './http-error.js';
 import type { RegisteredOperation } from './registry.js';
 
@@ -54,6 +55,8 @@ export interface PoolRunOptions {
   readonly deadlineMs: number;
   /** A bulk job (see the SDK's RunInWorkerOptions): a large body, or an operation that chose the pool. */
   readonly bulk: boolean;
+  /** A contained plugin's own pool (kernel/plugin-workers.ts); omitted, the built-ins' pool. */
+  readonly pool?: WorkerPool;
 }
 
 /**
@@ -63,13 +66,13 @@ export interface PoolRunOptions {
  * and that deadline, and answers 422 `input_too_complex` when the request budget is the one spent.
  */
 export async function runOnPool(registered: RegisteredOperation, body: Uint8Array, options: PoolRunOptions): Promise<Uint8Array> {
-  const inputsFault = !registered.contained && options.requestBudgetMs <= options.deadlineMs;
+  const inputsFault = registered.placement === 'host' && options.requestBudgetMs <= options.deadlineMs;
   const budgetMs = inputsFault ? options.requestBudgetMs : options.deadlineMs;
   const args = [registered.module, registered.operation.name, body, registered.config];
   // The body's buffer moves into the worker (the caller gives one it owns whole).
   const transfer = [body.buffer as ArrayBuffer];
   try {
-    return await workerPool().run<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: budgetMs, signal: options.signal, transfer, bulk: options.bulk });
+    return await (options.pool ?? workerPool()).run<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: budgetMs, signal: options.signal, transfer, bulk: options.bulk });
   } catch (error) {
     throw workerRefusal(error, {
       timeout: () => (inputsFault ? new UnprocessableError('input_too_complex', `The input needs more than ${budgetMs} ms of work`) : operationTimeout(registered.operation.id, budgetMs)),

@@ -2,18 +2,25 @@
  * Finds plugins: every `<dir>/<group>/index.js` below the built-in folder and the configured
  * folders (or the fresh `index.bundle.js` beside it), plus the configured npm packages. Each
  * manifest is checked with this kernel's SDK; any problem stops the start with a message naming
- * the file. Nothing is skipped silently.
+ * the file. Nothing is skipped silently. A third-party plugin's module is imported in a worker
+ * thread only (kernel/manifest-probe.ts), and this thread gets its manifest as data; only a group
+ * the operator trusts (`plugins.trusted`) is imported here as well.
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkPlugin, SDK_VERSION, type Plugin } from '@toolshed/plugin-sdk';
 import { freshBundle } from './bundles.js';
+import type { ManifestData } from './manifest-data.js';
+import { probeManifest, ProbeRefusal } from './manifest-probe.js';
 import fg from './vendor/fast-glob.js';
 
 /** A plugin and where it came from. */
 export interface LoadedPlugin {
-  readonly plugin: Plugin;
+  /** Its manifest; only data for a contained plugin, whose module this thread never imported. */
+  readonly plugin: ManifestData;
+  /** The module's manifest with its functions, when imported on this thread: built-ins and trusted groups. */
+  readonly imported?: Plugin;
   /** The file or package name it was loaded from, for messages. */
   readonly source: string;
   /** What `import()` loads it by (a file URL or a package name), so a worker can load it too. */
@@ -63,7 +70,11 @@ function fixFor(error: unknown, specifier: string, folder: string | undefined): 
   return `build it: npm run build in ${folder}`;
 }
 
-async function importManifest(specifier: string, source: string, origin: LoadedPlugin['origin'], folder?: string): Promise<Plugin> {
+/** Groups from folders and packages the operator trusts with the main thread (`plugins.trusted`). */
+export type TrustedGroups = ReadonlySet<string>;
+
+/** Imports the plugin's module on this thread and checks its manifest. */
+async function importHere(specifier: string, source: string, origin: LoadedPlugin['origin'], folder?: string): Promise<Plugin> {
   let module: { default?: unknown };
   try {
     module = (await import(specifier)) as { default?: unknown };
@@ -78,12 +89,40 @@ async function importManifest(specifier: string, source: string, origin: LoadedP
 }
 
 /**
+ * A built-in is imported here. A third party's module is imported in a worker first, which sends its
+ * manifest as data; only when its group is trusted is it imported here too, as before.
+ */
+async function importManifest(
+  specifier: string,
+  source: string,
+  origin: LoadedPlugin['origin'],
+  trusted: TrustedGroups,
+  folder?: string,
+): Promise<{ plugin: ManifestData; imported?: Plugin }> {
+  if (origin === 'built-in') {
+    const imported = await importHere(specifier, source, origin, folder);
+    return { plugin: imported, imported };
+  }
+  let data: ManifestData;
+  try {
+    data = await probeManifest(specifier);
+  } catch (error) {
+    if (!(error instanceof ProbeRefusal)) throw error;
+    const fix = fixFor(error, specifier, folder);
+    throw new PluginLoadError(source, [...error.problems, ...(fix === undefined ? [] : [fix])]);
+  }
+  if (!trusted.has(data.group)) return { plugin: data };
+  const imported = await importHere(specifier, source, origin, folder);
+  return { plugin: imported, imported };
+}
+
+/**
  * Loads one plugin folder as `plugins.dirs` does: its `index.js` (or the fresh `index.bundle.js`),
  * whose group must equal the folder's name when `namedAfterGroup` (a folder of `plugins.dirs` is
  * found by that name). `toolshed plugin check` and `plugin dev` load a single folder through this
  * too, so they apply the kernel's rules; they say themselves when the name differs.
  */
-export async function loadPluginFolder(folder: string, origin: 'built-in' | 'folder', namedAfterGroup = true): Promise<LoadedPlugin> {
+export async function loadPluginFolder(folder: string, origin: 'built-in' | 'folder', namedAfterGroup = true, trusted: TrustedGroups = new Set()): Promise<LoadedPlugin> {
   const index = ['index.js', 'index.mjs'].map((name) => path.join(folder, name)).find((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
   if (index === undefined) {
     const typescript = ['index.ts', 'index.mts'].map((name) => path.join(folder, name)).find((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
@@ -95,13 +134,13 @@ export async function loadPluginFolder(folder: string, origin: 'built-in' | 'fol
   // The folder's index.bundle.js when it is fresh (see the SDK's freshBundle): one read instead of one per module.
   const file = freshBundle(index) ?? index;
   const specifier = pathToFileURL(file).href;
-  const plugin = await importManifest(specifier, file, origin, folder);
+  const { plugin, imported } = await importManifest(specifier, file, origin, trusted, folder);
   const name = path.basename(folder);
   if (namedAfterGroup && name !== plugin.group) {
     throw new PluginLoadError(file, [`the folder is named "${name}" but the group is "${plugin.group}"; they must be equal`]);
   }
   const version = origin === 'built-in' ? serviceVersion : versionIn(path.join(folder, 'package.json'));
-  return { plugin, source: file, specifier, origin, version };
+  return { plugin, imported, source: file, specifier, origin, version };
 }
 
 /**
@@ -109,20 +148,20 @@ export async function loadPluginFolder(folder: string, origin: 'built-in' | 'fol
  * TypeScript but no JavaScript, stops the start: silently skipping either left operators wondering
  * where their plugin went.
  */
-async function loadFolder(dir: string, origin: 'built-in' | 'folder'): Promise<LoadedPlugin[]> {
+async function loadFolder(dir: string, origin: 'built-in' | 'folder', trusted: TrustedGroups): Promise<LoadedPlugin[]> {
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new PluginLoadError(dir, ['the folder does not exist: correct plugins.dirs, or create the folder']);
   }
   const folders = new Set((await fg('*/index.{js,mjs,ts,mts}', { cwd: dir, absolute: true, onlyFiles: true })).map((file) => path.dirname(file)));
   const loaded: LoadedPlugin[] = [];
-  for (const folder of [...folders].sort()) loaded.push(await loadPluginFolder(folder, origin));
+  for (const folder of [...folders].sort()) loaded.push(await loadPluginFolder(folder, origin, true, trusted));
   return loaded;
 }
 
 /** Loads an installed npm package plugin by name, as `plugins.packages` does. */
-export async function loadPluginPackage(name: string): Promise<LoadedPlugin> {
+export async function loadPluginPackage(name: string, trusted: TrustedGroups = new Set()): Promise<LoadedPlugin> {
   const source = `package ${name}`;
-  return { plugin: await importManifest(name, source, 'package'), source, specifier: name, origin: 'package', version: packageVersion(name) };
+  return { ...(await importManifest(name, source, 'package', trusted)), source, specifier: name, origin: 'package', version: packageVersion(name) };
 }
 
 /**
@@ -157,14 +196,14 @@ const serviceVersion = versionIn(path.join(serviceRoot, 'package.json'));
  * `plugins.dirs` loads each of its folders, whatever the folder's name), a module file (a path or file URL), or an installed
  * package's name. Used by the test fixture, `plugin check` and `plugin dev`.
  */
-export async function loadPlugin(reference: string): Promise<LoadedPlugin> {
+export async function loadPlugin(reference: string, trusted: TrustedGroups = new Set()): Promise<LoadedPlugin> {
   const file = reference.startsWith('file:') ? fileURLToPath(reference) : path.isAbsolute(reference) || reference.startsWith('.') ? path.resolve(reference) : undefined;
-  if (file === undefined) return loadPluginPackage(reference);
+  if (file === undefined) return loadPluginPackage(reference, trusted);
   const stat = statSync(file, { throwIfNoEntry: false });
   if (stat === undefined) throw new PluginLoadError(file, ['there is no such file or folder']);
-  if (stat.isDirectory()) return loadPluginFolder(file, 'folder', false);
+  if (stat.isDirectory()) return loadPluginFolder(file, 'folder', false, trusted);
   const specifier = pathToFileURL(file).href;
-  return { plugin: await importManifest(specifier, file, 'folder', path.dirname(file)), source: file, specifier, origin: 'folder' };
+  return { ...(await importManifest(specifier, file, 'folder', trusted, path.dirname(file))), source: file, specifier, origin: 'folder' };
 }
 
 /** Where plugins come from. */
@@ -177,6 +216,8 @@ export interface DiscoveryOptions {
   readonly packages: readonly string[];
   /** Single plugins, each as {@link loadPlugin} takes it, loaded after the packages. */
   readonly plugins?: readonly string[];
+  /** `plugins.trusted`: third-party groups imported on this thread too. */
+  readonly trusted?: readonly string[];
 }
 
 /**
@@ -186,10 +227,11 @@ export interface DiscoveryOptions {
  */
 export async function discoverPlugins(options: DiscoveryOptions): Promise<LoadedPlugin[]> {
   const loaded: LoadedPlugin[] = [];
-  if (options.builtinDir !== null) loaded.push(...(await loadFolder(options.builtinDir, 'built-in')));
-  for (const dir of options.dirs) loaded.push(...(await loadFolder(path.resolve(dir), 'folder')));
-  for (const name of options.packages) loaded.push(await loadPluginPackage(name));
-  for (const reference of options.plugins ?? []) loaded.push(await loadPlugin(reference));
+  const trusted = new Set(options.trusted ?? []);
+  if (options.builtinDir !== null) loaded.push(...(await loadFolder(options.builtinDir, 'built-in', trusted)));
+  for (const dir of options.dirs) loaded.push(...(await loadFolder(path.resolve(dir), 'folder', trusted)));
+  for (const name of options.packages) loaded.push(await loadPluginPackage(name, trusted));
+  for (const reference of options.plugins ?? []) loaded.push(await loadPlugin(reference, trusted));
   const seen = new Map<string, LoadedPlugin>();
   for (const candidate of loaded) {
     const first = seen.get(candidate.plugin.group);

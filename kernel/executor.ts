@@ -1,11 +1,12 @@
 /**
  * The one way to run an operation by name with a body. Every front door — the `/v1` route, MCP over
  * HTTP and stdio, `toolshed call`, `plugin check`, recipes — calls `run()` and nothing else of the
- * request path: validation (400), where the work runs (the main thread while the body is small,
- * the worker pool once it is large or its plugin is contained), the deadline (504), the answer
- * check, the answer cap (422 `output_too_large`) and the byte budgets (503).
+ * request path: validation (400), where the work runs (three places: a built-in's small body on the
+ * main thread, its large body on the built-ins' pool, a contained plugin's every request on that
+ * plugin's own workers), the deadline (504), the answer check, the answer cap (422
+ * `output_too_large`) and the byte budgets (503).
  */
-import { isToolshedError, type OperationDefinition, type TSchema } from '@toolshed/plugin-sdk';
+import { isToolshedError, ServerBusyError, type OperationDefinition, type TSchema } from '@toolshed/plugin-sdk';
 import type { Config } from './config.js';
 import { OPERATION_TIMEOUT, operationTimeout, runOnPool, withinDeadline } from './deadline.js';
 import { HandlerContext } from './handler-context.js';
@@ -13,7 +14,8 @@ import { HttpError } from './http-error.js';
 import type { Logger } from './logger.js';
 import { BODY_LIMIT, parseJsonObject } from './middleware/body.js';
 import { budgetSpent, ByteBudget } from './byte-budget.js';
-import type { RegisteredOperation, Registry } from './registry.js';
+import type { PluginWorkers } from './plugin-workers.js';
+import type { ContainedOperation, HostedOperation, Registry } from './registry.js';
 import { nearestPath, notFoundMessages } from './route-hint.js';
 import { UnprocessableError } from '@toolshed/plugin-sdk';
 import type { EventLoopWatchdog } from './watchdog.js';
@@ -98,6 +100,8 @@ export interface ExecutorOptions {
   readonly config: Config;
   readonly logger: Logger;
   readonly watchdog: EventLoopWatchdog;
+  /** The contained plugins' own pools. */
+  readonly pluginWorkers: PluginWorkers;
   readonly bodyLimit?: number;
   readonly now?: () => Date;
 }
@@ -110,7 +114,7 @@ export const LONG_ANSWER_CHARS = 16 * 1024;
 
 const isBytesBody = (body: unknown): body is { bytes: Buffer } => typeof body === 'object' && body !== null && Buffer.isBuffer((body as { bytes?: unknown }).bytes);
 
-function infoOf(registered: RegisteredOperation, groupSummary: string | undefined): OperationInfo {
+function infoOf(registered: HostedOperation | ContainedOperation, groupSummary: string | undefined): OperationInfo {
   const { operation, path } = registered;
   const { definition } = operation;
   return {
@@ -162,7 +166,7 @@ function tooLarge(bytes: number, limit: number): UnprocessableError {
 }
 
 export function createExecutor(options: ExecutorOptions): HostExecutor {
-  const { registry, config, logger, watchdog } = options;
+  const { registry, config, logger, watchdog, pluginWorkers } = options;
   const now = options.now ?? (() => new Date());
   const bodyLimit = options.bodyLimit ?? BODY_LIMIT;
   const maxAnswerBytes = config.server.maxAnswerBytes;
@@ -174,7 +178,7 @@ export function createExecutor(options: ExecutorOptions): HostExecutor {
   const notFoundMessage = notFoundMessages(names.map((name) => `/v1/${name}`), registry.disabledGroups);
 
   /** Runs on the main thread, within the deadline, timing its synchronous parts. */
-  async function runHere(registered: RegisteredOperation, input: () => unknown, request: RunRequest, deadlineMs: number): Promise<string> {
+  async function runHere(registered: HostedOperation, input: () => unknown, request: RunRequest, deadlineMs: number): Promise<string> {
     const running = watchdog.begin(registered.operation.id, request.requestId ?? '');
     try {
       const context = new HandlerContext(request.signal, registered.config, now);
@@ -186,14 +190,27 @@ export function createExecutor(options: ExecutorOptions): HostExecutor {
     }
   }
 
-  async function runOffloaded(registered: RegisteredOperation, bytes: Buffer, request: RunRequest, deadlineMs: number): Promise<Uint8Array> {
+  async function runOffloaded(registered: HostedOperation | ContainedOperation, bytes: Buffer, request: RunRequest, deadlineMs: number): Promise<Uint8Array> {
     // While the answers being sent already fill their budget, a large request is refused before its work, not after.
     if (budgets.sending.inUse >= budgets.sending.limit) throw budgetSpent('sending', false);
     // Move the bytes into the worker; copy first when the buffer is shared with others (a pooled slab).
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes);
-    // A contained plugin's small request is no bulk job: it must not wait behind the large ones.
-    const bulk = !registered.contained || bytes.byteLength > config.workers.offloadBytes;
-    return runOnPool(registered, own, { requestBudgetMs: config.workers.requestBudgetMs, deadlineMs, signal: request.signal, bulk });
+    const options = { requestBudgetMs: config.workers.requestBudgetMs, deadlineMs, signal: request.signal };
+    if (registered.placement === 'host') return runOnPool(registered, own, { ...options, bulk: true });
+    // A contained plugin's small request is no bulk job: it must not wait behind its large ones.
+    const group = registered.operation.group;
+    const pool = pluginWorkers.pool(group);
+    try {
+      return await runOnPool(registered, own, { ...options, bulk: bytes.byteLength > config.workers.offloadBytes, pool });
+    } catch (error) {
+      // The operator's way to the plugin whose share is full: which plugin, why; never the body.
+      if (error instanceof ServerBusyError) {
+        const { workers: threads, maxQueue } = pool.options;
+        const reason = pool.stats().queued >= maxQueue ? 'queue full' : 'waited past half its deadline';
+        logger.warn({ plugin: group, operation: registered.operation.id, requestId: request.requestId ?? '', reason, threads, maxQueue }, 'plugin workers busy');
+      }
+      throw error;
+    }
   }
 
   async function run(request: RunRequest): Promise<RunAnswer> {
@@ -205,7 +222,9 @@ export function createExecutor(options: ExecutorOptions): HostExecutor {
     // worker gets the bytes, as it would from a client.
     const bytes = isBytesBody(given) ? given.bytes : Buffer.from(JSON.stringify(given ?? {}));
     if (!isBytesBody(given) && bytes.length > bodyLimit) throw new HttpError(413, 'payload_too_large', `The request body is larger than ${bodyLimit} bytes`);
-    const offload = registered.offload === 'always' || (registered.offload === 'auto' && bytes.length > registered.offloadBytes);
+    // A contained plugin has no handler on this thread to run: its every request goes to its own workers.
+    const offload =
+      registered.placement === 'own-workers' || registered.offload === 'always' || (registered.offload === 'auto' && bytes.length > registered.offloadBytes);
     try {
       if (offload) return answerOf(await runOffloaded(registered, bytes, request, deadlineMs), maxAnswerBytes);
       const input = isBytesBody(given) ? () => parseJsonObject(bytes) : () => given ?? {};

@@ -6,6 +6,7 @@
 import type { Config } from './config.js';
 import { createExecutor, type HostExecutor } from './executor.js';
 import { describeFailure, type Logger } from './logger.js';
+import { PluginWorkers } from './plugin-workers.js';
 import { configureWorkerPool, workerPool } from './pool/process-pool.js';
 import { type WorkerPoolStats } from './pool/worker-pool.js';
 import type { Registry } from './registry.js';
@@ -19,6 +20,8 @@ export interface Host {
   readonly watchdog: EventLoopWatchdog;
   /** The worker pool's counters (for /metrics and tests). */
   poolStats(): WorkerPoolStats;
+  /** Each contained plugin's own pool, by group. */
+  readonly pluginWorkers: PluginWorkers;
   /** Closes the plugins (bounded by `server.shutdownTimeoutMs`) and ends the worker pool. */
   close(): Promise<void>;
 }
@@ -29,6 +32,8 @@ export interface HostOptions {
   readonly registry: Registry;
   /** Body cap in bytes (the contract's 10 MiB unless a test lowers it). */
   readonly bodyLimit?: number;
+  /** Where a contained plugin's listed variables are copied from (`plugins.env`); the process's by default. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 export async function openHost(options: HostOptions): Promise<Host> {
@@ -36,10 +41,13 @@ export async function openHost(options: HostOptions): Promise<Host> {
   const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
   configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
   const warming = performance.now();
-  for (const plugin of registry.plugins) await plugin.warm?.();
-  logger.info({ plugins: registry.plugins.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');
+  // Only what is imported here is warmed here; a contained plugin warms in each of its own workers.
+  for (const plugin of registry.hosted) await plugin.warm?.();
+  logger.info({ plugins: registry.hosted.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');
+  const contained = new Set([...registry.operations.values()].filter((entry) => entry.placement === 'own-workers').map((entry) => entry.operation.group));
+  const pluginWorkers = new PluginWorkers(config, [...contained], options.env);
   const watchdog = new EventLoopWatchdog(config.watchdog.blockedMs, logger);
-  const executor = createExecutor({ registry, config, logger, watchdog, bodyLimit: options.bodyLimit });
+  const executor = createExecutor({ registry, config, logger, watchdog, pluginWorkers, bodyLimit: options.bodyLimit });
   return {
     config,
     logger,
@@ -47,10 +55,11 @@ export async function openHost(options: HostOptions): Promise<Host> {
     executor,
     watchdog,
     poolStats: () => workerPool().stats(),
+    pluginWorkers,
     async close() {
       watchdog.stop();
       // A plugin whose close() hangs must not hold the exit past the shutdown timeout.
-      const closing = Promise.all([...registry.plugins.map(async (plugin) => plugin.close?.()), workerPool().close()]);
+      const closing = Promise.all([...registry.hosted.map(async (plugin) => plugin.close?.()), workerPool().close(), pluginWorkers.close()]);
       let giveUp: NodeJS.Timeout | undefined;
       const timedOut = new Promise<void>((resolve) => (giveUp = setTimeout(resolve, config.server.shutdownTimeoutMs)));
       await Promise.race([closing.catch((error: unknown) => logger.error({ error: describeFailure(error) }, 'a plugin failed to close')), timedOut]);

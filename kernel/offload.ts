@@ -9,16 +9,27 @@ import { parseJsonObject } from './middleware/body.js';
 import { compileOperation, type CompiledOperation } from './operations.js';
 
 const operations = new Map<string, Promise<CompiledOperation>>();
+/** Each plugin imported in this worker, warmed once whichever of its operations came first. */
+const plugins = new Map<string, Promise<Plugin>>();
 const neverAborted = new AbortController().signal;
+
+function pluginOf(module: string): Promise<Plugin> {
+  let plugin = plugins.get(module);
+  if (plugin === undefined) {
+    plugin = import(module).then(async (loaded: { default: Plugin }) => {
+      await loaded.default.warm?.();
+      return loaded.default;
+    });
+    plugins.set(module, plugin);
+  }
+  return plugin;
+}
 
 function operationOf(module: string, name: string): Promise<CompiledOperation> {
   const key = `${module}#${name}`;
   let operation = operations.get(key);
   if (operation === undefined) {
-    operation = import(module).then(async (loaded: { default: Plugin }) => {
-      await loaded.default.warm?.();
-      return compileOperation(loaded.default, name);
-    });
+    operation = pluginOf(module).then((plugin) => compileOperation(plugin, name));
     operations.set(key, operation);
   }
   return operation;

@@ -61,7 +61,10 @@ const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 export function buildOpenApiDocument(registry: Registry, version: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   const groups = new Map(registry.plugins.map((plugin) => [plugin.group, plugin]));
-  for (const { path, operation, offload } of registry.operations.values()) {
+  for (const registered of registry.operations.values()) {
+    const { path, operation } = registered;
+    // A contained plugin's work always runs in its own workers.
+    const offload = registered.placement === 'host' ? registered.offload : 'always';
     const definition = operation.definition;
     const plugin = groups.get(operation.group);
     // Only the codes this operation declares (all of the plugin's when it lists none).

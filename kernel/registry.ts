@@ -4,41 +4,57 @@
  * which top-level keys belong to a plugin.
  */
 import { resolvePluginConfig, isToolshedError, type ErrorDetail, type Plugin } from '@toolshed/plugin-sdk';
-import { compilePlugin, type CompiledOperation } from './operations.js';
+import { compileOperation, termsOf, type CompiledOperation, type OperationTerms } from './operations.js';
+import type { ManifestData } from './manifest-data.js';
 import { ConfigError, coreSections, withSuggestions, type Config } from './config.js';
 import type { LoadedPlugin } from './discover.js';
 import { didYouMean } from './nearest.js';
 
-/** An operation as the kernel serves it. */
-export interface RegisteredOperation {
-  readonly operation: CompiledOperation;
+/** What the kernel knows of an operation wherever it runs. */
+interface OperationEntry {
   /** `/v1/<group>/<operation>`. */
   readonly path: string;
   /** The plugin's configuration section, validated. */
   readonly config: unknown;
   /** The plugin's import specifier, for running the operation in a worker. */
   readonly module: string;
-  /** Where the request's work runs (see the SDK's `offload`); `always` for a contained plugin. */
-  readonly offload: 'auto' | 'always' | 'never';
-  /** With `offload: 'auto'`, bodies larger than this many bytes run on the pool (`workers.offloadBytes`, or `workers.linearOffloadBytes` for `cost: 'linear'`). */
-  readonly offloadBytes: number;
   /** The operation's deadline in milliseconds (`operations.deadlineMs`, or its group's own). */
   readonly deadlineMs: number;
-  /**
-   * True for a plugin the operator did not write and did not trust (`plugins.dirs`/`packages`, not
-   * in `plugins.trusted`): all its work runs on the worker pool, under the operation's deadline.
-   */
-  readonly contained: boolean;
   /** The 422 codes the operation may answer, with their descriptions. */
   readonly errors: Readonly<Record<string, string>>;
 }
+
+/** An operation of a built-in or trusted plugin: its module is imported here, on the main thread, too. */
+export interface HostedOperation extends OperationEntry {
+  readonly placement: 'host';
+  readonly operation: CompiledOperation;
+  /** Where the request's work runs (see the SDK's `offload`): the main thread, or the built-ins' pool. */
+  readonly offload: 'auto' | 'always' | 'never';
+  /** With `offload: 'auto'`, bodies larger than this many bytes run on the pool (`workers.offloadBytes`, or `workers.linearOffloadBytes` for `cost: 'linear'`). */
+  readonly offloadBytes: number;
+}
+
+/**
+ * An operation of a plugin the operator did not write and did not trust (`plugins.dirs`/`packages`,
+ * not in `plugins.trusted`): the main thread holds its manifest as data, with no handler to call,
+ * and all its work runs on that plugin's own workers, under the operation's deadline.
+ */
+export interface ContainedOperation extends OperationEntry {
+  readonly placement: 'own-workers';
+  readonly operation: OperationTerms;
+}
+
+/** An operation as the kernel serves it; `placement` says where its work may run. */
+export type RegisteredOperation = HostedOperation | ContainedOperation;
 
 /** What the kernel mounts. */
 export interface Registry {
   /** Enabled operations by path. */
   readonly operations: ReadonlyMap<string, RegisteredOperation>;
-  /** Enabled plugins, in load order. */
-  readonly plugins: readonly Plugin[];
+  /** Enabled plugins, in load order (a contained plugin's manifest is data only). */
+  readonly plugins: readonly ManifestData[];
+  /** The enabled plugins imported on the main thread (built-ins, trusted groups): the ones warmed and closed here. */
+  readonly hosted: readonly Plugin[];
   /** Built-in groups served by a third-party plugin instead, with where that plugin came from. */
   readonly replaced: ReadonlyMap<string, string>;
   /** Groups that were found but are switched off by `plugins.enabled` / `plugins.disabled`. */
@@ -74,18 +90,19 @@ function matcher(patterns: readonly string[]): (group: string) => boolean {
 }
 
 /** Every plugin section resolved (defaults filled), and every problem of the plugin sections. */
-function pluginSections(config: Config, loaded: readonly LoadedPlugin[]): { sections: Map<Plugin, unknown>; problems: ErrorDetail[] } {
+function pluginSections(config: Config, loaded: readonly LoadedPlugin[]): { sections: Map<ManifestData, unknown>; problems: ErrorDetail[] } {
   const problems: ErrorDetail[] = [];
-  const owners = new Map<string, Plugin>();
+  const owners = new Map<string, ManifestData>();
   for (const { plugin } of loaded) if (plugin.config) owners.set(plugin.config.section, plugin);
   const known = [...coreSections, ...owners.keys()];
   for (const key of Object.keys(config)) {
     if (!coreSections.has(key) && !owners.has(key)) problems.push({ path: `/${key}`, message: `is not a known configuration key${didYouMean(key, known)}` });
   }
-  const sections = new Map<Plugin, unknown>();
+  const sections = new Map<ManifestData, unknown>();
   for (const [section, plugin] of owners) {
     try {
-      sections.set(plugin, resolvePluginConfig(plugin, config[section]));
+      // Reads `config` alone, data in every manifest.
+      sections.set(plugin, resolvePluginConfig(plugin as Plugin, config[section]));
     } catch (error) {
       if (!isToolshedError(error) || !error.details) throw error;
       const found = error.details.map((detail) => ({ path: `/${section}${detail.path}`, message: detail.message }));
@@ -126,6 +143,16 @@ function containmentProblems(loaded: readonly LoadedPlugin[], config: Config): {
     if (found === undefined) problems.push({ path: '/plugins/trusted', message: `names the unknown group "${name}"` });
     else if (found.origin === 'built-in') problems.push({ path: '/plugins/trusted', message: `names the built-in group "${name}", which is trusted already` });
   }
+  // A share or an environment only a contained plugin's own workers would use.
+  for (const key of ['limits', 'env'] as const) {
+    for (const name of Object.keys(config.plugins[key])) {
+      const found = loaded.find(({ plugin }) => plugin.group === name);
+      if (found === undefined) problems.push({ path: `/plugins/${key}/${name}`, message: 'names an unknown group' });
+      else if (found.origin === 'built-in' || config.plugins.trusted.includes(name)) {
+        problems.push({ path: `/plugins/${key}/${name}`, message: `names the ${found.origin === 'built-in' ? 'built-in' : 'trusted'} group "${name}", which runs in the service's own threads, not in workers of its own` });
+      }
+    }
+  }
   for (const name of Object.keys(config.operations.groupDeadlineMs)) {
     if (!loaded.some(({ plugin }) => plugin.group === name)) problems.push({ path: `/operations/groupDeadlineMs/${name}`, message: 'names an unknown group' });
   }
@@ -151,7 +178,8 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): 
   const replaced = replacements(loaded, config);
   const replacing = new Set(replaced.values());
   const operations = new Map<string, RegisteredOperation>();
-  const plugins: Plugin[] = [];
+  const plugins: ManifestData[] = [];
+  const hosted: Plugin[] = [];
   const trusted = new Set(config.plugins.trusted);
   const disabledGroups: string[] = [];
   for (const entry of loaded) {
@@ -164,16 +192,26 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): 
     }
     plugins.push(plugin);
     const contained = origin !== 'built-in' && !trusted.has(plugin.group);
+    // Discovery imports a trusted group here; a slip there must not run a third party's data as a handler.
+    const imported = contained ? undefined : entry.imported;
+    if (!contained && imported === undefined) throw new Error(`${plugin.group} is trusted but was not imported on this thread`);
+    if (imported !== undefined) hosted.push(imported);
     const deadlineMs = config.operations.groupDeadlineMs[plugin.group] ?? config.operations.deadlineMs;
-    for (const operation of compilePlugin(plugin)) {
-      const path = `/v1/${operation.group}/${operation.name}`;
-      const { upstream, offload = 'auto', cost } = operation.definition;
-      const where = contained ? 'always' : upstream === true ? 'never' : offload;
-      const offloadBytes = cost === 'linear' ? config.workers.linearOffloadBytes : config.workers.offloadBytes;
-      const codes = operation.definition.errors ?? Object.keys(plugin.errors ?? {});
+    for (const name of Object.keys(plugin.operations)) {
+      const path = `/v1/${plugin.group}/${name}`;
+      const definition = plugin.operations[name]!;
+      const codes = definition.errors ?? Object.keys(plugin.errors ?? {});
       const errors = Object.fromEntries(codes.map((code) => [code, plugin.errors?.[code] ?? '']));
-      operations.set(path, { operation, path, config: sections.get(plugin), module: specifier, offload: where, offloadBytes, deadlineMs, contained, errors });
+      const entryOf = { path, config: sections.get(plugin), module: specifier, deadlineMs, errors };
+      if (imported === undefined) {
+        operations.set(path, { ...entryOf, placement: 'own-workers', operation: termsOf(plugin, name) });
+        continue;
+      }
+      const { upstream, offload = 'auto', cost } = definition;
+      const offloadBytes = cost === 'linear' ? config.workers.linearOffloadBytes : config.workers.offloadBytes;
+      const where = upstream === true ? 'never' : offload;
+      operations.set(path, { ...entryOf, placement: 'host', operation: compileOperation(imported, name), offload: where, offloadBytes });
     }
   }
-  return { operations, plugins, disabledGroups, replaced: new Map([...replaced].map(([builtin, entry]) => [builtin.plugin.group, entry.source])) };
+  return { operations, plugins, hosted, disabledGroups, replaced: new Map([...replaced].map(([builtin, entry]) => [builtin.plugin.group, entry.source])) };
 }

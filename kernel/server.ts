@@ -69,6 +69,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       dirs: config.plugins.dirs,
       packages: config.plugins.packages,
       plugins: options.plugins,
+      trusted: config.plugins.trusted,
     }));
   const registry = options.inspected?.registry ?? buildRegistry(loaded, config);
   // One line per plugin: what was loaded, from where, so nothing is skipped without a word.

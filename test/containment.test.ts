@@ -51,11 +51,11 @@ describe('third-party plugins beside the built-ins, with default settings but a 
         settled.push(name);
         return answer;
       });
-    const running = workerPool().stats().running;
+    const running = (group: string): number => service.host.pluginWorkers.stats().get(group)?.running ?? 0;
     const loop = request('loop', '/v1/busy-loop/spin', {}, 'loop-1');
     const never = request('never', '/v1/never-settles/wait', {}, 'never-1');
-    // Both are on the pool (contained by default), not on the main thread.
-    await until(() => workerPool().stats().running >= running + 2);
+    // Both run in their own plugins' workers (contained by default), not on the main thread.
+    await until(() => running('busy-loop') === 1 && running('never-settles') === 1);
     const encoded = await send(service.url, '/v1/base64/encode', { body: { text: 'foobar' } });
     // RFC 4648 §10: BASE64("foobar") = "Zm9vYmFy"; answered while both bad requests were in flight.
     assert.deepEqual({ status: encoded.status, json: encoded.json, settledBefore: [...settled] }, { status: 200, json: { base64: 'Zm9vYmFy' }, settledBefore: [] });
@@ -67,10 +67,11 @@ describe('third-party plugins beside the built-ins, with default settings but a 
     assert.deepEqual(lines.sort(), ['busy-loop.spin loop-1', 'never-settles.wait never-1']);
   });
 
-  it('runs a third-party plugin\'s small request on the pool', async () => {
-    const completed = workerPool().stats().completed;
+  it('runs a third-party plugin\'s small request in its own workers, not on the built-ins\' pool', async () => {
+    const own = (): number => service.host.pluginWorkers.stats().get('never-settles')?.completed ?? 0;
+    const [completed, shared] = [own(), workerPool().stats().completed];
     assert.deepEqual((await send(service.url, '/v1/never-settles/wait', { body: { now: true } })).json, {});
-    assert.equal(workerPool().stats().completed, completed + 1);
+    assert.deepEqual([own(), workerPool().stats().completed], [completed + 1, shared]);
   });
 });
 
