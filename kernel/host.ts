@@ -3,8 +3,9 @@
  * pool sized from the configuration, the plugins warmed, the event-loop watchdog and the executor.
  * `toolshed call` and MCP over stdio open one; the HTTP service opens one beside its server.
  */
+import { composeExecutor, type HostExtensions } from './composite.js';
 import type { Config } from './config.js';
-import { createExecutor, type HostExecutor } from './executor.js';
+import type { HostExecutor } from './executor.js';
 import { describeFailure, type Logger } from './logger.js';
 import { configureWorkerPool, workerPool } from './pool/process-pool.js';
 import { type WorkerPoolStats } from './pool/worker-pool.js';
@@ -29,17 +30,20 @@ export interface HostOptions {
   readonly registry: Registry;
   /** Body cap in bytes (the contract's 10 MiB unless a test lowers it). */
   readonly bodyLimit?: number;
+  /** What the composition root adds: composite operations (kernel/composite.ts). */
+  readonly extensions?: HostExtensions;
 }
 
 export async function openHost(options: HostOptions): Promise<Host> {
   const { config, logger, registry } = options;
   const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
   configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
+  const watchdog = new EventLoopWatchdog(config.watchdog.blockedMs, logger);
+  // Before any plugin is warmed: a broken extension configuration stops the start with nothing to close.
+  const executor = composeExecutor({ registry, config, logger, watchdog, bodyLimit: options.bodyLimit, extensions: options.extensions });
   const warming = performance.now();
   for (const plugin of registry.plugins) await plugin.warm?.();
   logger.info({ plugins: registry.plugins.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');
-  const watchdog = new EventLoopWatchdog(config.watchdog.blockedMs, logger);
-  const executor = createExecutor({ registry, config, logger, watchdog, bodyLimit: options.bodyLimit });
   return {
     config,
     logger,

@@ -1,6 +1,6 @@
-/** A pure function: registry → OpenAPI 3.1 document. */
+/** A pure function: the executor's operations → OpenAPI 3.1 document. */
+import type { OperationInfo } from './executor.js';
 import { MAX_BODY_DEPTH } from './middleware/body.js';
-import type { Registry } from './registry.js';
 
 const errorSchema = {
   type: 'object',
@@ -57,17 +57,19 @@ function errorResponse(description: string, headers?: Record<string, unknown>): 
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-/** Builds the document for the enabled operations of `registry`. */
-export function buildOpenApiDocument(registry: Registry, version: string): Record<string, unknown> {
+/**
+ * Builds the document for `operations` (the executor's, in its order: the plugins' and the
+ * composition root's composites alike), one tag per group in order of first appearance.
+ */
+export function buildOpenApiDocument(operations: readonly OperationInfo[], version: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
-  const groups = new Map(registry.plugins.map((plugin) => [plugin.group, plugin]));
-  for (const { path, operation } of registry.operations.values()) {
-    const definition = operation.definition;
-    const plugin = groups.get(operation.group);
-    // Only the codes this operation declares (all of the plugin's when it lists none).
-    const pluginCodes = plugin?.errors ?? {};
-    const codes = (definition.errors ?? Object.keys(pluginCodes)).map((code) => [code, pluginCodes[code] ?? ''] as const);
-    const example = definition.examples[0];
+  const tags = new Map<string, string | undefined>();
+  for (const operation of operations) {
+    const { path, examples } = operation;
+    if (!tags.has(operation.group)) tags.set(operation.group, operation.groupSummary);
+    // Only the codes this operation declares (all of its plugin's when it lists none).
+    const codes = Object.entries(operation.errors);
+    const example = examples[0];
     const responses: Record<string, unknown> = {
       '200': {
         description: 'Success',
@@ -76,7 +78,8 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
     };
     // 422 and 503 can come from the kernel for any operation (answer cap, work budget, byte budgets).
     for (const status of ['400', '401', '404', '413', '415', '422', '429', '503']) responses[status] = { $ref: `#/components/responses/${status}` };
-    if (definition.upstream === true) {
+    // A composite runs other operations, so it may answer what an upstream's failure gives too.
+    if (operation.upstream || operation.composite === true) {
       responses['502'] = { $ref: '#/components/responses/502' };
       responses['504'] = { $ref: '#/components/responses/504' };
     }
@@ -85,14 +88,14 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
       post: {
         operationId: operation.id,
         tags: [operation.group],
-        summary: definition.summary,
-        ...(definition.description ? { description: definition.description } : {}),
+        summary: operation.summary,
+        ...(operation.description ? { description: operation.description } : {}),
         requestBody: {
           required: true,
           content: {
             'application/json': {
               schema: plain(operation.requestSchema),
-              examples: Object.fromEntries(definition.examples.map((entry, index) => [`example${index + 1}`, { summary: entry.title ?? `Example ${index + 1}`, value: entry.body }])),
+              examples: Object.fromEntries(examples.map((entry, index) => [`example${index + 1}`, { summary: entry.title ?? `Example ${index + 1}`, value: entry.body }])),
             },
           },
         },
@@ -124,7 +127,7 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
         '(the body itself is level 1); deeper is 400 `invalid_json`.',
     },
     'x-max-body-depth': MAX_BODY_DEPTH,
-    tags: registry.plugins.map((plugin) => ({ name: plugin.group, ...(plugin.summary ? { description: plugin.summary } : {}) })),
+    tags: [...tags].map(([name, summary]) => ({ name, ...(summary ? { description: summary } : {}) })),
     security: [{}, { bearerAuth: [] }],
     paths,
     components: {
