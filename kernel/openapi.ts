@@ -16,7 +16,7 @@ const errorSchema = {
         message: { type: 'string' },
         details: {
           type: 'array',
-          description: '400 only: every offending field',
+          description: 'A 400: every offending field. Another status: only where the refusal has a place (the step of a recipe that failed)',
           items: {
             type: 'object',
             required: ['path', 'message'],
