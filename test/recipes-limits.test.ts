@@ -8,9 +8,9 @@ import { digestApiKey } from '../kernel/api-keys.js';
 import { builtinPluginDir } from '../kernel/server.js';
 import { startResolver, type FakeResolver } from '../plugins/dns-lookup/fake-resolver.js';
 import { send } from './support/http.js';
+import { JWT_LAYERS } from './support/recipes.js';
 import { fixtures, startTestService, type TestService } from './support/service.js';
 
-const JWT_LAYERS = 'ZXlKaGJHY2lPaUpJVXpJMU5pSjkuZXlKemRXSWlPaUkwTWlJc0ltVjRjQ0k2TVRjd01EQXdNREF3TUgwLmMybG4%3D';
 const threeSteps = { input: JWT_LAYERS, steps: [{ operation: 'url-encoder/decode' }, { operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }] };
 /** Three DNS lookups: had any run, the fake resolver would have seen its query. */
 const threeLookups = { steps: Array.from({ length: 3 }, () => ({ operation: 'dns-lookup/lookup', body: { name: 'example.com', types: ['A'] } })) };
