@@ -14,6 +14,7 @@ import { placeProcesses, startServer, type ServerKind, type ServerProcess } from
 import { renderTargets, targetMet, type Target } from './report.js';
 import { runStartupScenario } from './startup.js';
 import { runContainmentScenario } from './containment.js';
+import { runRecipeScenario } from './recipe-scenario.js';
 
 const options = parseOptions(process.argv.slice(2), process.env);
 const began = performance.now();
@@ -64,6 +65,7 @@ try {
 if (want('d')) report('d', await runStartupScenario(title('d'), placement, serverEnv, options.starts, options.nth));
 if (want('e')) report('e', await runMemoryScenario(title('e'), placement, serverEnv, smallCases(keyed, options.connections), options.loadSeconds, options.settleSeconds));
 if (want('f')) report('f', await runContainmentScenario(title('f'), placement, serverEnv, keyed, options.connections, plan));
+if (want('r')) report('r', await runRecipeScenario(title('r'), placement, serverEnv, keyed, plan));
 
 const seconds = (performance.now() - began) / 1000;
 console.log(`targets (${targets.filter(targetMet).length} of ${targets.length} met):\n${renderTargets(targets)}\n`);

@@ -99,7 +99,7 @@ describe('parseOptions', () => {
     assert.equal(thorough.rounds, 3);
     assert.equal(thorough.loadSeconds, 60);
     assert.equal(thorough.pin, true);
-    assert.deepEqual([...thorough.scenarios], ['a', 'b', 'c', 'd', 'e', 'f', 'm']);
+    assert.deepEqual([...thorough.scenarios], ['a', 'b', 'c', 'd', 'e', 'f', 'm', 'r']);
     const quick = parseOptions(['--quick'], {});
     assert.equal(quick.rounds, 1);
     assert.equal(quick.loadSeconds, 5);
