@@ -78,8 +78,8 @@ export const commands: readonly Command[] = [
       'Example: echo \'{"input":"aGk=","steps":[{"operation":"base64/decode"}]}\' | toolshed recipe run -\n' +
       '         prints {"result":{"text":"hi"}}\n\n' +
       'Exit codes: 0 answered, 1 refused (a 4xx answer over HTTP: the recipe does not fit its operations,\n' +
-      'or a step refused its input; or the configuration cannot be loaded), 2 usage error (the file cannot\n' +
-      'be read), 3 a step failed (a 5xx answer).',
+      'or a step refused its input; the file or the configuration cannot be read), 2 usage error,\n' +
+      '3 a step failed (a 5xx answer).',
     options: { config: configOption },
     positionals: { min: 1, max: 1 },
     async run({ values, positionals }, io) {

@@ -4,7 +4,7 @@
  * JSON to write around it). Same configuration, plugins, checks and error bodies as the service.
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError, type CliIo } from './command.js';
+import type { CliIo } from './command.js';
 import { callWith, readAll } from './call.js';
 
 /** Runs the recipe in `file` (`-`: stdin), a JSON request as POST /v1/recipes/run takes it. */
@@ -14,7 +14,8 @@ export function recipeRunCommand(file: string, configFile: string | undefined, i
     try {
       return await readFile(file);
     } catch (error) {
-      throw new UsageError(`Cannot read the recipe file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      // As for a configuration file that cannot be read: refused (exit 1), the reason named.
+      throw new Error(`Cannot read the recipe file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
     }
   });
 }
