@@ -56,6 +56,14 @@ describe('toolshed recipe run', () => {
   });
 });
 
+describe('toolshed config check', () => {
+  it('names a broken saved recipe as the start would, and exits 1', async () => {
+    const config = await tempFile('broken.yaml', JSON.stringify({ recipes: { 'peel-twice': { summary: 'x', steps: [{ operation: 'base64/decod' }] } } }));
+    const expected = 'Invalid configuration:\n- /recipes/peel-twice/steps/0/operation: is not an operation; did you mean "base64/decode"?\n';
+    assert.deepEqual(await toolshed(['config', 'check', config]), { code: 1, stdout: expected, stderr: '' });
+  });
+});
+
 describe('toolshed identify', () => {
   it('names the issue\'s three layers from an argument and from stdin (its final line break left out)', async () => {
     for (const outcome of [await toolshed(['identify', JWT_LAYERS]), await toolshed(['identify', '-'], `${JWT_LAYERS}\n`)]) {

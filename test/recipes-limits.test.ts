@@ -77,6 +77,22 @@ describe('the rate limit counts a recipe\'s steps', () => {
   });
 });
 
+describe('the answer cap', () => {
+  it('holds a recipe\'s whole answer to server.maxAnswerBytes, each step within it: 422 output_too_large', async () => {
+    const capped = await startTestService({ server: { maxAnswerBytes: 1024 } }, { builtinDir: builtinPluginDir });
+    try {
+      // 600 bytes of text: its Base64 is 800 bytes, each answer below 1,024; both together above it.
+      const recipe = { input: 'x'.repeat(600), keep: 'all', steps: [{ operation: 'base64/encode' }, { operation: 'base64/decode' }] };
+      const all = await send(capped.url, '/v1/recipes/run', { body: recipe });
+      assert.equal(all.status, 422, all.text);
+      assert.equal((all.json as ErrorBody).error.code, 'output_too_large');
+      assert.equal((await send(capped.url, '/v1/recipes/run', { body: { ...recipe, keep: 'last' } })).status, 200);
+    } finally {
+      await capped.stop();
+    }
+  });
+});
+
 describe('what the service reserves for recipes', () => {
   it('refuses a plugin in the group recipes at start, naming where it comes from', async () => {
     const dir = `${fixtures}reserved-group`;
