@@ -1,6 +1,6 @@
-/** A pure function: registry → OpenAPI 3.1 document. */
+/** A pure function: the executor's operations → OpenAPI 3.1 document. */
+import type { OperationInfo } from './executor.js';
 import { MAX_BODY_DEPTH } from './middleware/body.js';
-import type { Registry } from './registry.js';
 
 const errorSchema = {
   type: 'object',
@@ -16,7 +16,7 @@ const errorSchema = {
         message: { type: 'string' },
         details: {
           type: 'array',
-          description: '400 only: every offending field',
+          description: 'A 400: every offending field. Another status: only where the refusal has a place (the step of a recipe that failed)',
           items: {
             type: 'object',
             required: ['path', 'message'],
@@ -57,20 +57,20 @@ function errorResponse(description: string, headers?: Record<string, unknown>): 
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-/** Builds the document for the enabled operations of `registry`. */
-export function buildOpenApiDocument(registry: Registry, version: string): Record<string, unknown> {
+/**
+ * Builds the document for `operations` (the executor's, in its order: the plugins' and the
+ * composition root's composites alike), one tag per group in order of first appearance; the groups
+ * the operator switched off are listed so their pages can say so.
+ */
+export function buildOpenApiDocument(operations: readonly OperationInfo[], version: string, disabledGroups: readonly string[] = []): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
-  const groups = new Map(registry.plugins.map((plugin) => [plugin.group, plugin]));
-  for (const registered of registry.operations.values()) {
-    const { path, operation } = registered;
-    // A contained plugin's work always runs in its own workers.
-    const offload = registered.placement === 'host' ? registered.offload : 'always';
-    const definition = operation.definition;
-    const plugin = groups.get(operation.group);
-    // Only the codes this operation declares (all of the plugin's when it lists none).
-    const pluginCodes = plugin?.errors ?? {};
-    const codes = (definition.errors ?? Object.keys(pluginCodes)).map((code) => [code, pluginCodes[code] ?? ''] as const);
-    const example = definition.examples[0];
+  const tags = new Map<string, OperationInfo>();
+  for (const operation of operations) {
+    const { path, examples, definition } = operation;
+    if (!tags.has(operation.group)) tags.set(operation.group, operation);
+    // Only the codes this operation declares (all of its plugin's when it lists none).
+    const codes = Object.entries(operation.errors);
+    const example = examples[0];
     const responses: Record<string, unknown> = {
       '200': {
         description: 'Success',
@@ -79,7 +79,8 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
     };
     // 422 and 503 can come from the kernel for any operation (answer cap, work budget, byte budgets).
     for (const status of ['400', '401', '404', '413', '415', '422', '429', '503']) responses[status] = { $ref: `#/components/responses/${status}` };
-    if (definition.upstream === true) {
+    // A composite runs other operations, so it may answer what an upstream's failure gives too.
+    if (operation.upstream || operation.composite === true) {
       responses['502'] = { $ref: '#/components/responses/502' };
       responses['504'] = { $ref: '#/components/responses/504' };
     }
@@ -88,21 +89,21 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
       post: {
         operationId: operation.id,
         tags: [operation.group],
-        summary: definition.summary,
-        ...(definition.description ? { description: definition.description } : {}),
+        summary: operation.summary,
+        ...(operation.description ? { description: operation.description } : {}),
         requestBody: {
           required: true,
           content: {
             'application/json': {
               schema: plain(operation.requestSchema),
-              examples: Object.fromEntries(definition.examples.map((entry, index) => [`example${index + 1}`, { summary: entry.title ?? `Example ${index + 1}`, value: entry.body }])),
+              examples: Object.fromEntries(examples.map((entry, index) => [`example${index + 1}`, { summary: entry.title ?? `Example ${index + 1}`, value: entry.body }])),
             },
           },
         },
         responses,
         // For the tool pages: whether an answer may be shown as the person types (docs/decisions.md, "The tool pages as tools").
         'x-deterministic': definition.deterministic ?? definition.upstream !== true,
-        'x-offload': offload,
+        'x-offload': operation.offload ?? 'auto',
       },
       // Every operation is POST only. Any other method is 405, stated once (info.description and
       // components.responses.405) rather than as a GET per path: a GET block doubled what /docs
@@ -127,16 +128,16 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
         '(the body itself is level 1); deeper is 400 `invalid_json`.',
     },
     'x-max-body-depth': MAX_BODY_DEPTH,
-    tags: registry.plugins.map((plugin) => ({
-      name: plugin.group,
-      ...(plugin.summary ? { description: plugin.summary } : {}),
+    tags: [...tags.values()].map((first) => ({
+      name: first.group,
+      ...(first.groupSummary ? { description: first.groupSummary } : {}),
       // The manifest's words for people, which the tool pages show and search (docs/decisions.md, "The tool pages as tools").
-      ...(plugin.title ? { 'x-title': plugin.title } : {}),
-      ...(plugin.category ? { 'x-category': plugin.category } : {}),
-      ...(plugin.keywords ? { 'x-keywords': [...plugin.keywords] } : {}),
+      ...(first.groupTitle ? { 'x-title': first.groupTitle } : {}),
+      ...(first.groupCategory ? { 'x-category': first.groupCategory } : {}),
+      ...(first.groupKeywords ? { 'x-keywords': [...first.groupKeywords] } : {}),
     })),
     // Groups switched off by the operator, which the 404 of their paths already names: their pages say so.
-    ...(registry.disabledGroups.length > 0 ? { 'x-disabled-groups': [...registry.disabledGroups] } : {}),
+    ...(disabledGroups.length > 0 ? { 'x-disabled-groups': [...disabledGroups] } : {}),
     security: [{}, { bearerAuth: [] }],
     paths,
     components: {
