@@ -241,7 +241,7 @@ describe('toolshed help and usage', () => {
       [['keys', 'new', '--help'], 'Usage: toolshed keys new <name>'],
       [['plugin', '--help'], 'Usage: toolshed plugin <command>'],
       [['plugin', 'new', '--help'], 'Usage: toolshed plugin new <group> [dir] [options]'],
-      [['plugin', 'check', '--help'], 'Usage: toolshed plugin check <folder | package>\n'],
+      [['plugin', 'check', '--help'], 'Usage: toolshed plugin check <folder | package> [options]\n'],
       [['plugin', 'dev', '--help'], 'Usage: toolshed plugin dev <folder> [options]'],
       [['recipe', '--help'], 'Usage: toolshed recipe <command>'],
       [['recipe', 'run', '--help'], 'Usage: toolshed recipe run <file | -> [options]'],

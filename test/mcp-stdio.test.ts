@@ -20,7 +20,7 @@ const configFile = join(folder, 'config.yaml');
 // A short work budget, so that kernel-probe's endless `spin` (offload: always) ends soon; trusted,
 // so that its operations choose their own place as a built-in's do (a contained plugin's pool job
 // has its deadline instead of the request budget).
-writeFileSync(configFile, `plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n  trusted: [kernel-probe]\n  disabled: [lorem-ipsum]\nworkers:\n  requestBudgetMs: 1000\n`);
+writeFileSync(configFile, `plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n  trusted: [kernel-probe]\n  disabled: [lorem-ipsum]\noperations:\n  groupDeadlineMs: { kernel-probe: 1000 }\n`);
 
 let client: Client;
 let transport: StdioClientTransport;
@@ -70,10 +70,12 @@ describe('toolshed mcp (stdio)', () => {
     assert.deepEqual(JSON.parse((refused.content[0] as { text: string }).text), { error: { code: 'nobody_to_greet', message: 'Give a name that is not blank' } });
   });
 
-  it('runs work on the worker pool under its budget: an endless handler ends as input_too_complex', async () => {
+  // The probe's group alone gets a short deadline: a large argument of another group keeps the
+  // default budget, so a busy machine cannot turn its answer into a refusal.
+  it('runs work on the worker pool under its deadline: an endless handler ends as operation_timeout', async () => {
     const result = (await client.callTool({ name: 'kernel-probe_spin', arguments: {} })) as CallToolResult;
     assert.equal(result.isError, true);
-    assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), { error: { code: 'input_too_complex', message: 'The input needs more than 1000 ms of work' } });
+    assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), { error: { code: 'operation_timeout', message: 'kernel-probe.spin did not finish within its deadline of 1000 ms' } });
   });
 
   it('runs a large argument (over workers.offloadBytes) to the right answer', async () => {

@@ -116,7 +116,7 @@ describe('GET /metrics', () => {
 
   it('reads the worker pool at each scrape: queue length, running jobs, time-outs', async () => {
     const service = await start({ metrics: { enabled: true } });
-    const jobs = new URL('../../plugin-sdk/dist/fixtures/worker-jobs.js', import.meta.url);
+    const jobs = new URL('../kernel/pool/fixtures/worker-jobs.js', import.meta.url);
     let text = await scrape(service);
     assert.equal(value(text, 'toolshed_worker_pool_queued'), 0);
     assert.equal(value(text, 'toolshed_worker_jobs_timeouts_total'), 0);
