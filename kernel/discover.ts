@@ -131,7 +131,7 @@ export async function loadPluginFolder(folder: string, origin: 'built-in' | 'fol
     }
     throw new PluginLoadError(folder, ['the folder has no index.js: a plugin folder holds index.js, which exports the manifest']);
   }
-  // The folder's index.bundle.js when it is fresh (see the SDK's freshBundle): one read instead of one per module.
+  // The folder's index.bundle.js when it is fresh (kernel/bundles.ts): one read instead of one per module.
   const file = freshBundle(index) ?? index;
   const specifier = pathToFileURL(file).href;
   const { plugin, imported } = await importManifest(specifier, file, origin, trusted, folder);

@@ -1,5 +1,5 @@
 // The service under test, started the way service/main.ts starts it: config/default.yaml (every
-// plugin, log level info, lines to stdout in 4 KiB batches flushed every second), with one API key
+// plugin, log level info, lines to stdout in 64 KiB chunks flushed every second), with one API key
 // (its SHA-256 digest from BENCH_KEY_SHA256, as kernel/api-keys.ts stores keys) and rate limits
 // raised so that the benchmark measures the work of checking them and never a 429. TOOLSHED_CONFIG
 // is not read: every run measures the same configuration. Scenario (f) adds plugin folders
