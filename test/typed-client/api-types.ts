@@ -1154,19 +1154,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/recipes/run accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Run a recipe: a chain of operations, each answer feeding the next, in one call
@@ -1186,19 +1174,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not supported: /v1/recipes/identify accepts POST only */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                405: components["responses"]["405"];
-            };
-        };
+        get?: never;
         put?: never;
         /**
          * Say what a pasted input is, with the recipe that decodes it
