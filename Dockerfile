@@ -39,6 +39,7 @@ COPY --from=build /app/dist/kernel dist/kernel
 COPY --from=build /app/dist/service dist/service
 COPY --from=build /app/dist/cli dist/cli
 COPY --from=build /app/dist/mcp dist/mcp
+COPY --from=build /app/dist/recipes dist/recipes
 COPY --from=build /app/dist/tool-pages dist/tool-pages
 COPY --from=build /app/dist/plugins dist/plugins
 COPY config config

@@ -10,13 +10,12 @@
 import { isToolshedError } from '@toolshed/plugin-sdk';
 import type { Config } from '../kernel/config.js';
 import type { OperationInfo } from '../kernel/executor.js';
-import { openHost } from '../kernel/host.js';
 import { errorObject } from '../kernel/http-error.js';
 import { createLogger, describeFailure } from '../kernel/logger.js';
 import type { Registry } from '../kernel/registry.js';
 import { groupOf, nearestPath } from '../kernel/route-hint.js';
 import { EXIT, UsageError, write, type CliIo } from './command.js';
-import { loadRegistry, withConfigFile } from './load.js';
+import { loadRegistry, openServiceHost, servedOperations, withConfigFile } from './load.js';
 
 /** An operation's answer as the CLI gives it: the JSON text and the status it would have over HTTP. */
 export interface CallAnswer {
@@ -34,15 +33,18 @@ export function errorAnswer(error: unknown, operationId: string): CallAnswer {
   return { status: 500, json: JSON.stringify({ error: { code: 'internal_error', message } }) };
 }
 
-/** The path of the operation behind `target` (`group/operation`), or a usage error naming the nearest. */
-export function findOperation(registry: Registry, target: string): string {
+/**
+ * The operation behind `target` (`group/operation`) among `served` (every name the service serves,
+ * recipes included), or a usage error naming the nearest.
+ */
+export function findOperation(registry: Registry, served: readonly string[], target: string): string {
   const path = `/v1/${target}`;
-  if (registry.operations.has(path)) return target;
+  if (served.includes(target)) return target;
   const group = groupOf(path);
   if (group !== undefined && registry.disabledGroups.includes(group)) {
     throw new UsageError(`The group ${group} exists but is switched off in this configuration (plugins.enabled, plugins.disabled). "toolshed openapi" lists the operations this configuration serves.`);
   }
-  const nearest = nearestPath(path, [...registry.operations.keys()].sort());
+  const nearest = nearestPath(path, served.map((name) => `/v1/${name}`).sort());
   const hint = nearest === undefined ? '' : ` Did you mean ${nearest.slice('/v1/'.length)}?`;
   throw new UsageError(`There is no operation "${target}".${hint} "toolshed openapi" lists every operation.`);
 }
@@ -54,7 +56,7 @@ export function findOperation(registry: Registry, target: string): string {
  * anything the input causes. The host is opened for this one call and closed after it.
  */
 export async function runOperation(registry: Registry, target: string, body: Buffer, config: Config): Promise<CallAnswer> {
-  const host = await openHost({ config, registry, logger: createLogger('silent') });
+  const host = await openServiceHost(config, registry, createLogger('silent'));
   const id: OperationInfo['id'] = target.replace('/', '.');
   try {
     return { status: 200, json: (await host.executor.run({ operation: target, body: { bytes: body } })).json };
@@ -65,7 +67,7 @@ export async function runOperation(registry: Registry, target: string, body: Buf
   }
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks);
@@ -76,9 +78,17 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
  * 3 for a 5xx). `json` is the body's text, `-` for stdin, or undefined for `{}` (the server refuses an empty body).
  */
 export async function callCommand(target: string, json: string | undefined, configFile: string | undefined, io: CliIo): Promise<number> {
+  return callWith(target, configFile, io, async () => (json === '-' ? readAll(io.stdin) : Buffer.from(json ?? '{}', 'utf8')));
+}
+
+/**
+ * Runs `target` on the body `read` gives (read once the operation is known to exist) and prints
+ * the answer as `call` does; `recipe run` and `identify` are `call`s of recipes/run and recipes/identify.
+ */
+export async function callWith(target: string, configFile: string | undefined, io: CliIo, read: () => Promise<Buffer>): Promise<number> {
   const { config, registry } = await loadRegistry(withConfigFile(io.env, configFile));
-  const operation = findOperation(registry, target);
-  const body = json === '-' ? await readAll(io.stdin) : Buffer.from(json ?? '{}', 'utf8');
+  const operation = findOperation(registry, servedOperations(config, registry).map((info) => info.name), target);
+  const body = await read();
   const answer = await runOperation(registry, operation, body, config);
   if (answer.status < 400) {
     await write(io.stdout, `${answer.json}\n`);

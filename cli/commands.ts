@@ -65,6 +65,54 @@ export const commands: readonly Command[] = [
     },
   },
   {
+    words: ['recipe', 'run'],
+    args: '<file | ->',
+    summary: 'Run a recipe (a chain of operations) in this process, without a server',
+    help:
+      'Runs the recipe in <file>, or read from stdin for "-": the JSON request POST /v1/recipes/run\n' +
+      'takes ({"input": ..., "steps": [{"operation": "base64/decode"}, ...], "keep": "last"}), checked\n' +
+      'against every step\'s schema before anything runs. The answer ({"result": ...}) goes to stdout as\n' +
+      'one line of JSON; an error body {"error":{...}} goes to stderr, its details naming /steps/N.\n' +
+      'Recipes are described in docs/recipes.md.\n\n' +
+      `${configSources}\n\n` +
+      'Example: echo \'{"input":"aGk=","steps":[{"operation":"base64/decode"}]}\' | toolshed recipe run -\n' +
+      '         prints {"result":{"text":"hi"}}\n\n' +
+      'Exit codes: 0 answered, 1 refused (a 4xx answer over HTTP: the recipe does not fit its operations,\n' +
+      'or a step refused its input; the file or the configuration cannot be read), 2 usage error,\n' +
+      '3 a step failed (a 5xx answer).',
+    options: { config: configOption },
+    positionals: { min: 1, max: 1 },
+    async run({ values, positionals }, io) {
+      const { recipeRunCommand } = await import('./recipe.js');
+      return recipeRunCommand(positionals[0]!, stringValue(values.config), io);
+    },
+  },
+  {
+    words: ['identify'],
+    args: '<text | ->',
+    summary: 'Say what a text is (a JWT, Base64, a timestamp...) and the recipe that decodes it',
+    help:
+      'Identifies <text>, or stdin for "-" (less one final line break), as POST /v1/recipes/identify\n' +
+      'does: candidates best first, each with a kind, a confidence, the recipe that decodes it (run it\n' +
+      'with "toolshed recipe run") and a preview of its answer, as one line of JSON on stdout. Only\n' +
+      'local operations run: nothing leaves the machine.\n\n' +
+      `${configSources}\n\n` +
+      'Example: toolshed identify 0x1F   prints {"candidates":[{"kind":"hex-number",...}]}\n\n' +
+      'Exit codes: 0 answered (no candidate is an answer too), 1 refused (a 4xx answer: a text over\n' +
+      '1 MiB, a depth or limit out of range; or the configuration cannot be loaded), 2 usage error,\n' +
+      '3 failed (a 5xx answer).',
+    options: {
+      config: configOption,
+      depth: { type: 'string', value: '<1-5>', description: 'Most layers unwrapped (default 3)' },
+      limit: { type: 'string', value: '<1-20>', description: 'Most candidates answered (default 5)' },
+    },
+    positionals: { min: 1, max: 1 },
+    async run({ values, positionals }, io) {
+      const { identifyCommand } = await import('./recipe.js');
+      return identifyCommand(positionals[0]!, { config: stringValue(values.config), depth: stringValue(values.depth), limit: stringValue(values.limit) }, io);
+    },
+  },
+  {
     words: ['openapi'],
     args: '',
     summary: 'Print the OpenAPI document of the enabled plugins',
@@ -75,13 +123,13 @@ export const commands: readonly Command[] = [
     options: { config: configOption },
     positionals: { min: 0, max: 0 },
     async run({ values }, io) {
-      const [{ loadRegistry, withConfigFile }, { buildOpenApiDocument }, { API_VERSION }] = await Promise.all([
+      const [{ loadRegistry, servedOperations, withConfigFile }, { buildOpenApiDocument }, { API_VERSION }] = await Promise.all([
         import('./load.js'),
         import('../kernel/openapi.js'),
         import('../kernel/app.js'),
       ]);
-      const { registry } = await loadRegistry(withConfigFile(io.env, stringValue(values.config)));
-      await write(io.stdout, `${JSON.stringify(buildOpenApiDocument(registry, API_VERSION), null, 2)}\n`);
+      const { config, registry } = await loadRegistry(withConfigFile(io.env, stringValue(values.config)));
+      await write(io.stdout, `${JSON.stringify(buildOpenApiDocument(registry, servedOperations(config, registry), API_VERSION), null, 2)}\n`);
       return EXIT.ok;
     },
   },
@@ -98,9 +146,9 @@ export const commands: readonly Command[] = [
     options: { config: configOption },
     positionals: { min: 0, max: 0 },
     async run({ values }, io) {
-      const [{ loadRegistry, withConfigFile }, { serveStdio, stderrLogger }, { openHost }] = await Promise.all([import('./load.js'), import('../mcp/stdio.js'), import('../kernel/host.js')]);
+      const [{ loadRegistry, openServiceHost, withConfigFile }, { serveStdio, stderrLogger }] = await Promise.all([import('./load.js'), import('../mcp/stdio.js')]);
       const { config, registry } = await loadRegistry(withConfigFile(io.env, stringValue(values.config)));
-      const host = await openHost({ config, registry, logger: stderrLogger(config.log.level) });
+      const host = await openServiceHost(config, registry, stderrLogger(config.log.level));
       await serveStdio(host, io.stdin as Readable, io.stdout as Writable);
       return EXIT.ok;
     },

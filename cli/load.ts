@@ -3,13 +3,38 @@
  * the kernel's (kernel/inspect-config.ts), shared with `serve`, so `config check` names exactly the
  * problems `serve` would refuse to start with.
  */
+import { composeExecutor } from '../kernel/composite.js';
 import { checkCoreConfig, ConfigError, defaultsFile, readConfig, type Config } from '../kernel/config.js';
+import type { OperationInfo } from '../kernel/executor.js';
+import { openHost, type Host } from '../kernel/host.js';
+import { inspectConfig as inspectKernelConfig, loadForServing, type Inspection } from '../kernel/inspect-config.js';
 import { discoverPlugins, type LoadedPlugin } from '../kernel/discover.js';
-import { loadForServing } from '../kernel/inspect-config.js';
+import { createLogger, type Logger } from '../kernel/logger.js';
+import { PluginWorkers } from '../kernel/plugin-workers.js';
 import { builtinPluginDir } from '../kernel/server.js';
 import type { Registry } from '../kernel/registry.js';
+import { EventLoopWatchdog } from '../kernel/watchdog.js';
+import { extensions } from '../service/extensions.js';
 
-export { inspectConfig, type Inspection } from '../kernel/inspect-config.js';
+export type { Inspection } from '../kernel/inspect-config.js';
+
+/** Everything that would stop the service from starting for `env`, the front doors' sections (saved recipes) included. */
+export function inspectConfig(env: NodeJS.ProcessEnv, builtinDir?: string, extra: readonly string[] = []): Promise<Inspection> {
+  return inspectKernelConfig(env, builtinDir, extra, extensions);
+}
+
+/** The host the service would open (its composite operations, recipes, included), for a command that runs operations. */
+export function openServiceHost(config: Config, registry: Registry, logger: Logger): Promise<Host> {
+  return openHost({ config, registry, logger, extensions });
+}
+
+/** Every operation the service would serve (plugins' and composites'), in its order, without opening a host. */
+export function servedOperations(config: Config, registry: Registry): readonly OperationInfo[] {
+  const logger = createLogger('silent');
+  // Listing runs nothing, so no contained plugin needs its pool here.
+  const pluginWorkers = new PluginWorkers(config, []);
+  return composeExecutor({ registry, config, logger, watchdog: new EventLoopWatchdog(config.watchdog.blockedMs, logger), pluginWorkers, extensions }).operations();
+}
 
 /** `env` with `file` in TOOLSHED_CONFIG when one is given (an argument beats the variable). */
 export function withConfigFile(env: NodeJS.ProcessEnv, file: string | undefined): NodeJS.ProcessEnv {
@@ -18,7 +43,7 @@ export function withConfigFile(env: NodeJS.ProcessEnv, file: string | undefined)
 
 /** The registry the service would serve for `env`; throws ConfigError naming every problem. */
 export async function loadRegistry(env: NodeJS.ProcessEnv): Promise<{ config: Config; registry: Registry }> {
-  const { config, plugins } = await loadForServing(env);
+  const { config, plugins } = await loadForServing(env, undefined, [], extensions);
   return { config, registry: plugins.registry };
 }
 

@@ -44,6 +44,11 @@ export interface OperationInfo {
   readonly upstream: boolean;
   /** The manifest's definition of the operation, as data: no handler (new manifest fields appear here). */
   readonly definition: Omit<OperationDefinition, 'handler'>;
+  /**
+   * Served by the composition root through other operations (kernel/composite.ts), not by a
+   * plugin: it may answer any refusal theirs may (502, 504 included).
+   */
+  readonly composite?: boolean;
 }
 
 /** One run. `body` is the JSON value, or `{ bytes }`: the raw JSON bytes as a client sent them. */
@@ -57,6 +62,13 @@ export interface RunRequest {
   readonly requestId?: string;
   /** A cap on this run's time below the operation's own deadline (what a recipe has left). */
   readonly deadlineMs?: number;
+  /**
+   * Counts `extra` more requests against the caller's rate limit, or rejects with 429
+   * `rate_limited` (counting nothing) when fewer are left. Given by front doors that limit their
+   * callers (the HTTP route, MCP over HTTP); a run that costs more than one request calls it before
+   * its work.
+   */
+  readonly charge?: (extra: number) => Promise<void>;
 }
 
 /** An answer, checked against the response schema and the answer cap. */

@@ -3,8 +3,9 @@
  * pool sized from the configuration, the plugins warmed, the event-loop watchdog and the executor.
  * `toolshed call` and MCP over stdio open one; the HTTP service opens one beside its server.
  */
+import { composeExecutor, type HostExtensions } from './composite.js';
 import type { Config } from './config.js';
-import { createExecutor, type HostExecutor } from './executor.js';
+import type { HostExecutor } from './executor.js';
 import { describeFailure, type Logger } from './logger.js';
 import { PluginWorkers } from './plugin-workers.js';
 import { configureWorkerPool, workerPool } from './pool/process-pool.js';
@@ -34,20 +35,24 @@ export interface HostOptions {
   readonly bodyLimit?: number;
   /** Where a contained plugin's listed variables are copied from (`plugins.env`); the process's by default. */
   readonly env?: NodeJS.ProcessEnv;
+  /** What the composition root adds: composite operations (kernel/composite.ts). */
+  readonly extensions?: HostExtensions;
 }
 
 export async function openHost(options: HostOptions): Promise<Host> {
   const { config, logger, registry } = options;
   const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
   configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
+  const watchdog = new EventLoopWatchdog(config.watchdog.blockedMs, logger);
+  const contained = new Set([...registry.operations.values()].filter((entry) => entry.placement === 'own-workers').map((entry) => entry.operation.group));
+  // Its pools start no worker before their first job, so a refused start below leaves nothing running.
+  const pluginWorkers = new PluginWorkers(config, [...contained], options.env);
+  // Before any plugin is warmed: a broken extension configuration stops the start with nothing to close.
+  const executor = composeExecutor({ registry, config, logger, watchdog, pluginWorkers, bodyLimit: options.bodyLimit, extensions: options.extensions });
   const warming = performance.now();
   // Only what is imported here is warmed here; a contained plugin warms in each of its own workers.
   for (const plugin of registry.hosted) await plugin.warm?.();
   logger.info({ plugins: registry.hosted.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');
-  const contained = new Set([...registry.operations.values()].filter((entry) => entry.placement === 'own-workers').map((entry) => entry.operation.group));
-  const pluginWorkers = new PluginWorkers(config, [...contained], options.env);
-  const watchdog = new EventLoopWatchdog(config.watchdog.blockedMs, logger);
-  const executor = createExecutor({ registry, config, logger, watchdog, pluginWorkers, bodyLimit: options.bodyLimit });
   return {
     config,
     logger,

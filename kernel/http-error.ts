@@ -21,5 +21,7 @@ export interface ErrorObject {
  */
 export function errorObject(error: ToolshedError): ErrorObject {
   const { code, message } = error;
-  return error.status === 400 ? { code, message, details: error.details ?? [] } : { code, message };
+  if (error.status === 400) return { code, message, details: error.details ?? [] };
+  // Another status carries details only when its refusal has a place (a composite's failing step).
+  return error.details !== undefined && error.details.length > 0 ? { code, message, details: error.details } : { code, message };
 }

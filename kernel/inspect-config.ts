@@ -5,10 +5,14 @@
  * builds it.
  */
 import type { ErrorDetail } from '@toolshed/plugin-sdk';
+import { composeExecutor, type HostExtensions } from './composite.js';
 import { checkCoreConfig, ConfigError, defaultsFile, readConfig, type Config } from './config.js';
 import { discoverPlugins, PluginLoadError, type LoadedPlugin } from './discover.js';
+import { createLogger } from './logger.js';
+import { PluginWorkers } from './plugin-workers.js';
 import { buildRegistry, type Registry } from './registry.js';
 import { builtinPluginDir } from './server.js';
+import { EventLoopWatchdog } from './watchdog.js';
 
 /** The configuration the service would start with, and everything that would stop it. */
 export interface Inspection {
@@ -23,10 +27,10 @@ export interface Inspection {
 /**
  * Reads the configuration for `env` as `serve` does and checks all of it: the kernel's sections,
  * then (when the `plugins` section is usable) that every plugin loads, every plugin section, keys
- * no one owns, and the group names and patterns. `extra` are single plugins served besides the
+ * no one owns, the group names and patterns, and the sections the front doors own (`extensions`). `extra` are single plugins served besides the
  * configured ones (`toolshed plugin dev`). Throws only when a file cannot be read or parsed.
  */
-export async function inspectConfig(env: NodeJS.ProcessEnv, builtinDir: string = builtinPluginDir, extra: readonly string[] = []): Promise<Inspection> {
+export async function inspectConfig(env: NodeJS.ProcessEnv, builtinDir: string = builtinPluginDir, extra: readonly string[] = [], extensions: HostExtensions = {}): Promise<Inspection> {
   const { config, problems } = checkCoreConfig(await readConfig(env, defaultsFile));
   // A broken `plugins` section says nothing about where plugins are; it is reported already.
   if (problems.some((problem) => problem.path === '/plugins' || problem.path.startsWith('/plugins/'))) return { config, problems };
@@ -39,8 +43,13 @@ export async function inspectConfig(env: NodeJS.ProcessEnv, builtinDir: string =
     return { config, problems: [...problems, { path: '/plugins', message: error.message.replaceAll('\n', '\n  ') }] };
   }
   try {
-    const registry = buildRegistry(loaded, config);
-    return problems.length > 0 ? { config, problems } : { config, problems, plugins: { loaded, registry } };
+    const registry = buildRegistry(loaded, config, extensions);
+    if (problems.length > 0) return { config, problems };
+    // The front doors' sections (saved recipes) are checked against the operations, as the host will.
+    const logger = createLogger('silent');
+    // Checking runs nothing, so no contained plugin needs its pool here.
+    composeExecutor({ registry, config, logger, watchdog: new EventLoopWatchdog(config.watchdog.blockedMs, logger), pluginWorkers: new PluginWorkers(config, []), extensions });
+    return { config, problems, plugins: { loaded, registry } };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return { config, problems: [...problems, ...error.problems] };
@@ -48,8 +57,8 @@ export async function inspectConfig(env: NodeJS.ProcessEnv, builtinDir: string =
 }
 
 /** What {@link inspectConfig} found when nothing stops the start; throws ConfigError naming every problem. */
-export async function loadForServing(env: NodeJS.ProcessEnv, builtinDir?: string, extra: readonly string[] = []): Promise<Required<Inspection>> {
-  const { config, problems, plugins } = await inspectConfig(env, builtinDir, extra);
+export async function loadForServing(env: NodeJS.ProcessEnv, builtinDir?: string, extra: readonly string[] = [], extensions: HostExtensions = {}): Promise<Required<Inspection>> {
+  const { config, problems, plugins } = await inspectConfig(env, builtinDir, extra, extensions);
   if (problems.length > 0 || plugins === undefined) throw new ConfigError(problems);
   return { config, problems, plugins };
 }

@@ -1,4 +1,5 @@
-/** A pure function: registry → OpenAPI 3.1 document. */
+/** A pure function: the registry and the executor's operations → OpenAPI 3.1 document. */
+import type { OperationInfo } from './executor.js';
 import { MAX_BODY_DEPTH } from './middleware/body.js';
 import type { Registry } from './registry.js';
 
@@ -16,7 +17,7 @@ const errorSchema = {
         message: { type: 'string' },
         details: {
           type: 'array',
-          description: '400 only: every offending field',
+          description: 'A 400: every offending field. Another status: only where the refusal has a place (the step of a recipe that failed)',
           items: {
             type: 'object',
             required: ['path', 'message'],
@@ -57,20 +58,25 @@ function errorResponse(description: string, headers?: Record<string, unknown>): 
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-/** Builds the document for the enabled operations of `registry`. */
-export function buildOpenApiDocument(registry: Registry, version: string): Record<string, unknown> {
+/**
+ * Builds the document for `operations` (the executor's, in its order: the plugins' and the
+ * composition root's composites alike), one tag per group in order of first appearance. `registry`
+ * gives what only the kernel knows of a plugin's operations: where their work runs, the plugin's
+ * words for people, and the groups switched off.
+ */
+export function buildOpenApiDocument(registry: Registry, operations: readonly OperationInfo[], version: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   const groups = new Map(registry.plugins.map((plugin) => [plugin.group, plugin]));
-  for (const registered of registry.operations.values()) {
-    const { path, operation } = registered;
-    // A contained plugin's work always runs in its own workers.
-    const offload = registered.placement === 'host' ? registered.offload : 'always';
-    const definition = operation.definition;
-    const plugin = groups.get(operation.group);
-    // Only the codes this operation declares (all of the plugin's when it lists none).
-    const pluginCodes = plugin?.errors ?? {};
-    const codes = (definition.errors ?? Object.keys(pluginCodes)).map((code) => [code, pluginCodes[code] ?? ''] as const);
-    const example = definition.examples[0];
+  const tags = new Map<string, string | undefined>();
+  for (const operation of operations) {
+    const { path, examples, definition } = operation;
+    if (!tags.has(operation.group)) tags.set(operation.group, operation.groupSummary);
+    const registered = registry.operations.get(path);
+    // A contained plugin's work always runs in its own workers; a composite's steps run where each step's does.
+    const offload = registered === undefined ? undefined : registered.placement === 'host' ? registered.offload : 'always';
+    // Only the codes this operation declares (all of its plugin's when it lists none).
+    const codes = Object.entries(operation.errors);
+    const example = examples[0];
     const responses: Record<string, unknown> = {
       '200': {
         description: 'Success',
@@ -79,7 +85,8 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
     };
     // 422 and 503 can come from the kernel for any operation (answer cap, work budget, byte budgets).
     for (const status of ['400', '401', '404', '413', '415', '422', '429', '503']) responses[status] = { $ref: `#/components/responses/${status}` };
-    if (definition.upstream === true) {
+    // A composite runs other operations, so it may answer what an upstream's failure gives too.
+    if (operation.upstream || operation.composite === true) {
       responses['502'] = { $ref: '#/components/responses/502' };
       responses['504'] = { $ref: '#/components/responses/504' };
     }
@@ -88,21 +95,22 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
       post: {
         operationId: operation.id,
         tags: [operation.group],
-        summary: definition.summary,
-        ...(definition.description ? { description: definition.description } : {}),
+        summary: operation.summary,
+        ...(operation.description ? { description: operation.description } : {}),
         requestBody: {
           required: true,
           content: {
             'application/json': {
               schema: plain(operation.requestSchema),
-              examples: Object.fromEntries(definition.examples.map((entry, index) => [`example${index + 1}`, { summary: entry.title ?? `Example ${index + 1}`, value: entry.body }])),
+              examples: Object.fromEntries(examples.map((entry, index) => [`example${index + 1}`, { summary: entry.title ?? `Example ${index + 1}`, value: entry.body }])),
             },
           },
         },
         responses,
         // For the tool pages: whether an answer may be shown as the person types (docs/decisions.md, "The tool pages as tools").
-        'x-deterministic': definition.deterministic ?? definition.upstream !== true,
-        'x-offload': offload,
+        // A composite runs whatever steps it is given: never answered as the person types.
+        'x-deterministic': operation.composite === true ? false : (definition.deterministic ?? definition.upstream !== true),
+        ...(offload === undefined ? {} : { 'x-offload': offload }),
       },
       // Every operation is POST only. Any other method is 405, stated once (info.description and
       // components.responses.405) rather than as a GET per path: a GET block doubled what /docs
@@ -127,14 +135,17 @@ export function buildOpenApiDocument(registry: Registry, version: string): Recor
         '(the body itself is level 1); deeper is 400 `invalid_json`.',
     },
     'x-max-body-depth': MAX_BODY_DEPTH,
-    tags: registry.plugins.map((plugin) => ({
-      name: plugin.group,
-      ...(plugin.summary ? { description: plugin.summary } : {}),
-      // The manifest's words for people, which the tool pages show and search (docs/decisions.md, "The tool pages as tools").
-      ...(plugin.title ? { 'x-title': plugin.title } : {}),
-      ...(plugin.category ? { 'x-category': plugin.category } : {}),
-      ...(plugin.keywords ? { 'x-keywords': [...plugin.keywords] } : {}),
-    })),
+    tags: [...tags].map(([name, summary]) => {
+      const plugin = groups.get(name);
+      return {
+        name,
+        ...(summary ? { description: summary } : {}),
+        // The manifest's words for people, which the tool pages show and search (docs/decisions.md, "The tool pages as tools").
+        ...(plugin?.title ? { 'x-title': plugin.title } : {}),
+        ...(plugin?.category ? { 'x-category': plugin.category } : {}),
+        ...(plugin?.keywords ? { 'x-keywords': [...plugin.keywords] } : {}),
+      };
+    }),
     // Groups switched off by the operator, which the 404 of their paths already names: their pages say so.
     ...(registry.disabledGroups.length > 0 ? { 'x-disabled-groups': [...registry.disabledGroups] } : {}),
     security: [{}, { bearerAuth: [] }],

@@ -90,13 +90,20 @@ function matcher(patterns: readonly string[]): (group: string) => boolean {
 }
 
 /** Every plugin section resolved (defaults filled), and every problem of the plugin sections. */
-function pluginSections(config: Config, loaded: readonly LoadedPlugin[]): { sections: Map<ManifestData, unknown>; problems: ErrorDetail[] } {
+function pluginSections(config: Config, loaded: readonly LoadedPlugin[], doors: DoorClaims): { sections: Map<ManifestData, unknown>; problems: ErrorDetail[] } {
   const problems: ErrorDetail[] = [];
   const owners = new Map<string, ManifestData>();
   for (const { plugin } of loaded) if (plugin.config) owners.set(plugin.config.section, plugin);
-  const known = [...coreSections, ...owners.keys()];
+  const doorSections = new Set(doors.sections ?? []);
+  const known = [...coreSections, ...doorSections, ...owners.keys()];
   for (const key of Object.keys(config)) {
-    if (!coreSections.has(key) && !owners.has(key)) problems.push({ path: `/${key}`, message: `is not a known configuration key${didYouMean(key, known)}` });
+    if (!coreSections.has(key) && !doorSections.has(key) && !owners.has(key)) problems.push({ path: `/${key}`, message: `is not a known configuration key${didYouMean(key, known)}` });
+  }
+  for (const [section, plugin] of owners) {
+    if (doorSections.has(section)) problems.push({ path: `/${section}`, message: `belongs to a front door of the service; plugin ${plugin.group} cannot claim it` });
+  }
+  for (const { plugin, source } of loaded) {
+    if (doors.reservedGroups?.includes(plugin.group)) problems.push({ path: '/plugins', message: `loads "${plugin.group}" from ${source}, but that group is reserved: the service serves /v1/${plugin.group}/ itself` });
   }
   const sections = new Map<ManifestData, unknown>();
   for (const [section, plugin] of owners) {
@@ -167,9 +174,18 @@ function containmentProblems(loaded: readonly LoadedPlugin[], config: Config): {
   return problems;
 }
 
+/**
+ * What the composition root's front doors claim (kernel/composite.ts, HostExtensions): top-level
+ * configuration keys they read, and groups no plugin may take.
+ */
+export interface DoorClaims {
+  readonly sections?: readonly string[];
+  readonly reservedGroups?: readonly string[];
+}
+
 /** Builds the registry from the loaded plugins and the configuration; throws ConfigError naming every problem. */
-export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config): Registry {
-  const { sections, problems } = pluginSections(config, loaded);
+export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config, doors: DoorClaims = {}): Registry {
+  const { sections, problems } = pluginSections(config, loaded, doors);
   problems.push(...groupPatternProblems(config.plugins, loaded.map(({ plugin }) => plugin.group)));
   problems.push(...containmentProblems(loaded, config));
   if (problems.length > 0) throw new ConfigError(problems);

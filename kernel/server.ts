@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { API_VERSION, createApp } from './app.js';
 import { answerClientError } from './client-error.js';
+import type { HostExtensions } from './composite.js';
 import type { Config } from './config.js';
 import { discoverPlugins, type LoadedPlugin } from './discover.js';
 import { openHost, type Host } from './host.js';
@@ -58,6 +59,8 @@ export interface StartOptions {
   readonly inspected?: { readonly loaded: readonly LoadedPlugin[]; readonly registry: Registry };
   /** The front doors, made once the host is open (the composition root's, in service/). */
   readonly doors?: (kit: DoorKit) => readonly FrontDoor[];
+  /** What the composition root adds to the host: composite operations, their sections and groups. */
+  readonly extensions?: HostExtensions;
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
@@ -71,7 +74,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       plugins: options.plugins,
       trusted: config.plugins.trusted,
     }));
-  const registry = options.inspected?.registry ?? buildRegistry(loaded, config);
+  const registry = options.inspected?.registry ?? buildRegistry(loaded, config, options.extensions);
   // One line per plugin: what was loaded, from where, so nothing is skipped without a word.
   for (const { plugin, origin, source, version } of loaded) {
     const where = origin === 'built-in' ? 'built-in' : origin === 'folder' ? `folder ${source}` : source;
@@ -79,7 +82,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     logger.info({ group: plugin.group, version: version ?? '-', source: where, operations: Object.keys(plugin.operations).length, enabled }, 'plugin loaded');
   }
   for (const [group, source] of registry.replaced) logger.info({ group, source }, 'built-in plugin replaced');
-  const host = await openHost({ config, logger, registry, bodyLimit: options.bodyLimit });
+  const host = await openHost({ config, logger, registry, bodyLimit: options.bodyLimit, extensions: options.extensions });
   const windowMs = config.rateLimit.windowSeconds * 1000;
   const memory = createMemoryHitStore(windowMs);
   const redisUrl = config.rateLimit.redis.url;
@@ -91,7 +94,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   let draining = false;
   const bodies = httpBodies(host.executor);
   // Built once for the API and the doors that show it: the document walks every operation's schemas.
-  const document = buildOpenApiDocument(registry, API_VERSION);
+  const document = buildOpenApiDocument(registry, host.executor.operations(), API_VERSION);
   const doors = options.doors?.({ host, bodies, document, version: API_VERSION }) ?? [];
   const app = createApp({ config, executor: host.executor, bodies, document, logger, rateLimitStore: store, doors, metrics, draining: () => draining });
   const { headersTimeoutMs, requestTimeoutMs } = config.server;

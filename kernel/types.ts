@@ -25,6 +25,8 @@ export interface KernelState {
   /** Set when the Authorization header is present but not a configured key; answered after the rate limit. */
   authFailure?: Error;
   body?: unknown;
+  /** Set by the rate limit for a counted request: counts more against the same limit (see RunRequest's `charge`). */
+  charge?: (extra: number) => Promise<void>;
 }
 
 export type KernelContext = ParameterizedContext<KernelState>;

@@ -114,7 +114,8 @@ export function createMcpHttp(options: McpHttpOptions): (ctx: KernelContext) => 
       // For the access log and metrics: a tool call is counted under its operation, as the POST is.
       ctx.state.route = { ...ctx.state.route!, operationId: operation.id };
       const signal = bodies.gone(ctx);
-      return (await executor.run({ operation: operation.name, body: args, signal, requestId: ctx.state.requestId })).json;
+      // A call that costs more than one request (a recipe's steps) is charged against the same limit.
+      return (await executor.run({ operation: operation.name, body: args, signal, requestId: ctx.state.requestId, charge: ctx.state.charge })).json;
     };
   const reportFailure = (ctx: KernelContext): ReportFailure => (error, operation) => logFailure(options.logger, ctx.state.requestId, operation.id, error);
   const server = createToolServer(

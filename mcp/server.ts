@@ -35,8 +35,10 @@ export function refused(code: string, message: string, details?: unknown): CallT
 /** The result of a refusal thrown by the operation or the kernel (400, 422, 502, 503, 504). */
 function refusal(error: unknown): CallToolResult | undefined {
   if (!isToolshedError(error)) return undefined;
-  // As the API's 400 body: the details name every offending field, or the whole input ("").
-  const details = error.status === 400 ? (error.details ?? [{ path: '', message: error.message }]) : undefined;
+  // As the API's 400 body: the details name every offending field, or the whole input (""); another
+  // status has them only where its refusal has a place (a recipe's failing step), as over HTTP.
+  const placed = error.details !== undefined && error.details.length > 0 ? error.details : undefined;
+  const details = error.status === 400 ? (error.details ?? [{ path: '', message: error.message }]) : placed;
   return refused(error.code, error.message, details);
 }
 

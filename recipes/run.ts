@@ -72,6 +72,11 @@ function outcome(plan: RecipePlan, answers: readonly RunAnswer[]): RecipeOutcome
 
 /** Runs an already checked plan (identify runs its own recipes this way). */
 export async function runPlan(executor: Executor, plan: RecipePlan, options: RecipeRunOptions = {}): Promise<RecipeOutcome> {
+  return outcome(plan, await runSteps(executor, plan, options));
+}
+
+/** Runs an already checked plan and answers every step's answer, in order (a saved recipe answers the last). */
+export async function runSteps(executor: Executor, plan: RecipePlan, options: RecipeRunOptions = {}): Promise<RunAnswer[]> {
   const now = options.now ?? Date.now;
   const deadlineMs = options.deadlineMs ?? DEFAULT_RECIPE_DEADLINE_MS;
   const deadline = now() + deadlineMs;
@@ -93,7 +98,7 @@ export async function runPlan(executor: Executor, plan: RecipePlan, options: Rec
       throw error;
     }
   }
-  return outcome(plan, answers);
+  return answers;
 }
 
 /**

@@ -33,7 +33,7 @@ export const RecipeStep = Type.Object(
 export const RecipeRequest = Type.Object(
   {
     input: Type.Optional(Type.Unknown({ description: 'Any JSON value; the first step\'s main input unless its body says otherwise' })),
-    steps: Type.Array(RecipeStep, { minItems: 1, maxItems: MAX_STEPS }),
+    steps: Type.Array(RecipeStep, { minItems: 1, maxItems: MAX_STEPS, description: 'The operations to run, in order' }),
     keep: Type.Union([Type.Literal('last'), Type.Literal('all')], { default: 'last', description: '`all` also answers every step\'s answer' }),
   },
   closed,
@@ -43,7 +43,9 @@ export type RecipeRequest = Static<typeof RecipeRequest>;
 export const RecipeAnswer = Type.Object(
   {
     result: Type.Unknown({ description: 'The last step\'s answer' }),
-    steps: Type.Optional(Type.Array(Type.Object({ operation: Type.String(), answer: Type.Unknown() }, closed), { description: 'With `keep: "all"`' })),
+    steps: Type.Optional(
+      Type.Array(Type.Object({ operation: Type.String({ description: 'The step\'s operation' }), answer: Type.Unknown({ description: 'Its answer' }) }, closed), { description: 'With `keep: "all"`: every step\'s answer' }),
+    ),
   },
   closed,
 );
@@ -61,9 +63,9 @@ export type IdentifyRequest = Static<typeof IdentifyRequest>;
 export const IdentifyCandidate = Type.Object(
   {
     kind: Type.String({ description: 'What the input is (`jwt`, `base64`); for a layered input, its outermost layer' }),
-    title: Type.String(),
-    confidence: Type.Number({ minimum: 0, maximum: 1 }),
-    recipe: Type.Object({ steps: Type.Array(RecipeStep) }, { ...closed, description: 'Runs as given through the recipe runner with the same input' }),
+    title: Type.String({ description: 'What each layer is, outermost first' }),
+    confidence: Type.Number({ minimum: 0, maximum: 1, description: 'How sure identify is, from 0 to 1' }),
+    recipe: Type.Object({ steps: Type.Array(RecipeStep, { description: 'The operations, in order' }) }, { ...closed, description: 'Runs as given through the recipe runner with the same input' }),
     preview: Type.Unknown({ description: 'The recipe\'s answer, cut to a few KB (strings shortened, long lists cut)' }),
   },
   closed,

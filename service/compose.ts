@@ -7,6 +7,7 @@ import { startService, type DoorKit, type RunningService, type StartOptions } fr
 import type { FrontDoor } from '../kernel/types.js';
 import { mcpDoor } from '../mcp/route.js';
 import { toolPages } from '../tool-pages/serve.js';
+import { extensions } from './extensions.js';
 
 /** Every front door of the HTTP service, in the order they see a request. */
 export function frontDoors(kit: DoorKit): FrontDoor[] {
@@ -21,5 +22,5 @@ export function frontDoors(kit: DoorKit): FrontDoor[] {
 
 /** Starts the HTTP service with every front door. */
 export function startToolshed(options: Omit<StartOptions, 'doors'>): Promise<RunningService> {
-  return startService({ ...options, doors: frontDoors });
+  return startService({ ...options, doors: frontDoors, extensions });
 }

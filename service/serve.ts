@@ -5,6 +5,7 @@
 import { loadForServing } from '../kernel/inspect-config.js';
 import { createLogger, describeFailure, flushPeriodically } from '../kernel/logger.js';
 import { startToolshed } from './compose.js';
+import { extensions } from './extensions.js';
 
 /**
  * Starts the service for `env` and resolves with 0 once it listens; from then on it owns the
@@ -32,7 +33,7 @@ async function startServing(env: NodeJS.ProcessEnv, extra: readonly string[]): P
   // on for themselves (kernel/offload.ts).
   process.setSourceMapsEnabled(true);
   // The same check as `toolshed config check`: every problem at once, or none.
-  const { config, plugins: inspected } = await loadForServing(env, undefined, extra);
+  const { config, plugins: inspected } = await loadForServing(env, undefined, extra, extensions);
   const logger = createLogger(config.log.level);
   const service = await startToolshed({ config, logger, inspected });
   logger.info({ url: service.url, operations: service.registry.operations.size }, 'listening');

@@ -194,11 +194,12 @@ describe('toolshed config', () => {
 });
 
 describe('toolshed openapi', () => {
-  it('prints the document of the enabled plugins: 58 operations by default', async () => {
+  it('prints the document of the enabled plugins: 58 operations by default, and recipes/run and recipes/identify', async () => {
     const outcome = await toolshed(['openapi']);
     assert.equal(outcome.code, 0, outcome.stderr);
     const document = JSON.parse(outcome.stdout) as { paths: Record<string, { post?: unknown }> };
-    assert.equal(Object.values(document.paths).filter((item) => item.post !== undefined).length, 58);
+    assert.equal(Object.values(document.paths).filter((item) => item.post !== undefined).length, 58 + 2);
+    assert.ok(document.paths['/v1/recipes/run'] !== undefined && document.paths['/v1/recipes/identify'] !== undefined);
   });
 
   it('prints what GET /v1/openapi.json serves for the same configuration', async () => {
@@ -242,6 +243,9 @@ describe('toolshed help and usage', () => {
       [['plugin', 'new', '--help'], 'Usage: toolshed plugin new <group> [dir] [options]'],
       [['plugin', 'check', '--help'], 'Usage: toolshed plugin check <folder | package>\n'],
       [['plugin', 'dev', '--help'], 'Usage: toolshed plugin dev <folder> [options]'],
+      [['recipe', '--help'], 'Usage: toolshed recipe <command>'],
+      [['recipe', 'run', '--help'], 'Usage: toolshed recipe run <file | -> [options]'],
+      [['identify', '--help'], 'Usage: toolshed identify <text | -> [options]'],
     ];
     for (const [args, usage] of helps) {
       const outcome = await toolshed(args);

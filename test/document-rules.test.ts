@@ -96,6 +96,9 @@ describe('bodies generated from the document', () => {
     let sent = 0;
     for (const [path, item] of Object.entries(document.paths)) {
       const id = item.post.operationId;
+      // A recipe's steps name operations and carry their bodies: checked against the schemas of the
+      // operations named, which no schema of its own can state (recipes/check.test.ts holds those checks).
+      if (id === 'recipes.run') continue;
       for (const seed of SEEDS) {
         const body = (await generate(requestSchema(path), { seed, maxDefaultItems: 3 })) as Body;
         proseRules[id]?.(body);

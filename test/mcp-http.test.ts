@@ -47,8 +47,9 @@ describe('tools/list over Streamable HTTP', () => {
   });
 
   it('lists one tool per mounted operation and describe: a folder plugin included, a disabled group absent', () => {
-    const mounted = [...service.registry.operations.values()].map(({ operation }) => `${operation.group}_${operation.name}`);
-    assert.equal(tools.length, service.registry.operations.size + 1);
+    // The plugins' operations, the composition root's recipes/run and recipes/identify, and describe.
+    const mounted = [...[...service.registry.operations.values()].map(({ operation }) => `${operation.group}_${operation.name}`), 'recipes_run', 'recipes_identify'];
+    assert.equal(tools.length, service.registry.operations.size + 3);
     assert.deepEqual(tools.map((tool) => tool.name).sort(), [...mounted, 'describe'].sort());
     const greeting = tools.find((tool) => tool.name === 'greeting_hello');
     assert.match(greeting?.description ?? '', /^Say hello\./, 'the folder plugin fixtures/external-plugins/greeting is a tool');

@@ -45,7 +45,8 @@ describe('toolshed mcp (stdio)', () => {
   it('lists one tool per operation the configuration mounts, the folder plugin included', async () => {
     const { registry } = await loadRegistry({ TOOLSHED_CONFIG: configFile });
     const { tools } = await client.listTools();
-    const mounted = [...registry.operations.values()].map(({ operation }) => `${operation.group}_${operation.name}`);
+    // The plugins' operations and the composition root's recipe and identify tools, as over HTTP.
+    const mounted = [...[...registry.operations.values()].map(({ operation }) => `${operation.group}_${operation.name}`), 'recipes_run', 'recipes_identify'];
     assert.deepEqual(tools.map((tool) => tool.name).sort(), [...mounted, 'describe'].sort());
     // The issue's budget for the default list (every built-in, describe, the tools to come): 48 KiB.
     assert.ok(Buffer.byteLength(JSON.stringify({ tools })) <= 48 * 1024);

@@ -68,7 +68,7 @@ describe('enabled and disabled groups', () => {
     assert.equal((await send(service.url, '/v1/kernel-probe/echo', { body: { text: 'x' } })).status, 404);
     assert.equal((await send(service.url, '/v1/greeting/hello', { body: { name: 'x' } })).status, 200);
     const document = (await send(service.url, '/v1/openapi.json', { method: 'GET' })).json as { paths: Record<string, unknown> };
-    assert.deepEqual(Object.keys(document.paths), ['/v1/greeting/hello']);
+    assert.deepEqual(Object.keys(document.paths), ['/v1/greeting/hello', '/v1/recipes/run', '/v1/recipes/identify']);
   });
 
   it('mounts only the enabled groups', async () => {

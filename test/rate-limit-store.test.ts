@@ -3,6 +3,21 @@ import { describe, it } from 'node:test';
 import { createMemoryHitStore, GenerationMap } from '../kernel/rate-limit/memory-store.js';
 
 describe('memory rate-limit store', () => {
+  it('takes a run\'s extra cost only when all of it fits, and counts nothing when it does not', async () => {
+    const store = createMemoryHitStore(60_000);
+    const pick = ({ admitted, remaining, total }: { admitted: boolean; remaining: number; total: number }) => ({ admitted, remaining, total });
+    assert.equal((await store.hit('key:a', 5, 60_000)).remaining, 4);
+    assert.deepEqual(pick(await store.take('key:a', 5, 60_000, 2)), { admitted: true, remaining: 2, total: 5 });
+    assert.equal((await store.hit('key:a', 5, 60_000)).remaining, 1);
+    assert.deepEqual(pick(await store.take('key:a', 5, 60_000, 2)), { admitted: false, remaining: 1, total: 5 });
+    assert.deepEqual(pick(await store.hit('key:a', 5, 60_000)), { admitted: true, remaining: 0, total: 5 });
+    // A key with no window yet starts one.
+    const fresh = await store.take('key:b', 5, 60_000, 5);
+    assert.deepEqual(pick(fresh), { admitted: true, remaining: 0, total: 5 });
+    assert.ok(fresh.resetMs > 0 && fresh.resetMs <= 60_000);
+    await store.close();
+  });
+
   it('keeps an entry through one rotation and forgets it at the second, whole', () => {
     const db = new GenerationMap<string, number>();
     assert.ok(db instanceof Map);

@@ -7,7 +7,7 @@ import Koa from 'koa';
 import { createLogger } from '../kernel/logger.js';
 import { errors } from '../kernel/middleware/errors.js';
 import { rateLimit } from '../kernel/middleware/rate-limit.js';
-import type { HitStore } from '../kernel/rate-limit/store.js';
+import type { HitResult, HitStore } from '../kernel/rate-limit/store.js';
 import { createRedisStore, type RedisHitStore } from '../kernel/rate-limit/redis-store.js';
 import type { KernelState } from '../kernel/types.js';
 import { send } from './support/http.js';
@@ -36,6 +36,8 @@ async function eventually(condition: () => boolean, attempts = 100): Promise<boo
   for (let attempt = 0; attempt < attempts && !condition(); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
   return condition();
 }
+
+const pick = ({ admitted, remaining, total }: HitResult) => ({ admitted, remaining, total });
 
 /** Hits `count` times and returns the slowest hit in ms; the store must answer every one. */
 async function slowest(target: HitStore, key: string, max: number, count: number): Promise<number> {
@@ -75,6 +77,26 @@ describe('Redis rate-limit store', () => {
     assert.equal((await a.hit('ip:203.0.113.10', 30, 60_000)).remaining, 29, 'another client has its own count');
     assert.deepEqual([a.counted(), b.counted()], [{ fallbacks: 0, mode: 'redis' }, { fallbacks: 0, mode: 'redis' }]);
     assert.deepEqual([...a.lines, ...b.lines], []);
+  });
+
+  it('takes a run\'s extra cost only when all of it fits, shared by two instances, counting nothing when it does not', async () => {
+    const [a, b] = [await store(redis.url), await store(redis.url)];
+    const key = 'key:recipes';
+    assert.equal((await a.hit(key, 5, 60_000)).remaining, 4);
+    // A 3-step recipe: its first request above, two more here.
+    assert.deepEqual(pick(await b.take(key, 5, 60_000, 2)), { admitted: true, remaining: 2, total: 5 });
+    assert.equal((await a.hit(key, 5, 60_000)).remaining, 1);
+    // Two more do not fit in the one left: refused, and the count stays at 4.
+    assert.deepEqual(pick(await a.take(key, 5, 60_000, 2)), { admitted: false, remaining: 1, total: 5 });
+    assert.deepEqual(pick(await b.hit(key, 5, 60_000)), { admitted: true, remaining: 0, total: 5 });
+    // A take on a key with no count yet starts its window.
+    const fresh = await a.take('key:fresh', 5, 60_000, 3);
+    assert.deepEqual(pick(fresh), { admitted: true, remaining: 2, total: 5 });
+    assert.ok(fresh.resetMs > 0 && fresh.resetMs <= 60_000);
+    const client = new Redis(redis.url);
+    closers.push(() => client.quit());
+    const ttl = await client.pttl('toolshed:rl:key:fresh');
+    assert.ok(ttl > 0 && ttl <= 60_000, `the key expires with its window (${ttl} ms)`);
   });
 
   it('namespaces its keys and lets them expire with the window', async () => {

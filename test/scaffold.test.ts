@@ -140,7 +140,7 @@ describe('a scaffolded plugin', () => {
     assert.equal(missing.status, 400);
     assert.deepEqual((missing.json as { error: { details: unknown } }).error.details, [{ path: '/text', message: 'is required' }]);
     const document = (await send(service.url, '/v1/openapi.json', { method: 'GET' })).json as { paths: Record<string, unknown> };
-    assert.deepEqual(Object.keys(document.paths), ['/v1/word-tools/reverse']);
+    assert.deepEqual(Object.keys(document.paths), ['/v1/word-tools/reverse', '/v1/recipes/run', '/v1/recipes/identify']);
   });
 });
 

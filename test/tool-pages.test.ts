@@ -27,7 +27,9 @@ describe('GET /', () => {
     assert.equal(page.headers['content-security-policy'], TOOL_PAGES_CSP);
     assert.equal(page.headers['cache-control'], 'no-store');
     const links = [...page.text.matchAll(/<a href="(\/tools\/[^"]+)"/g)].map((match) => match[1]);
-    const expected = [...service.registry.operations.values()].map(({ operation }) => `/tools/${operation.group}/${operation.name}`);
+    // Every operation the executor serves: the plugins' and the composition root's recipes.
+    const expected = service.host.executor.operations().map((operation) => `/tools/${operation.group}/${operation.operation}`);
+    assert.ok(expected.includes('/tools/recipes/run') && expected.includes('/tools/recipes/identify'), 'recipes have pages');
     assert.ok(expected.includes('/tools/greeting/hello') && expected.includes('/tools/qr-code-generator/create'), 'built-in and folder plugins are mounted');
     assert.deepEqual(links.sort(), expected.sort());
     assert.match(page.text, /<a href="\/docs">API reference<\/a>/);

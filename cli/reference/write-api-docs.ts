@@ -10,15 +10,19 @@ import { discoverPlugins } from '../../kernel/discover.js';
 import { buildOpenApiDocument } from '../../kernel/openapi.js';
 import { buildRegistry } from '../../kernel/registry.js';
 import { builtinPluginDir } from '../../kernel/server.js';
+import { extensions } from '../../service/extensions.js';
+import { servedOperations } from '../load.js';
 import { renderApiMarkdown, type ApiDocument } from './api-markdown.js';
 
 /** The committed page, in the source tree (this file runs from dist/cli/reference). */
 export const apiMarkdownFile = new URL('../../../docs/api.md', import.meta.url);
 
-/** The OpenAPI document of the built-in plugins with the default configuration, as the service serves it. */
+/** The OpenAPI document of the built-in plugins and recipes with the default configuration, as the service serves it. */
 export async function builtinOpenApiDocument(): Promise<Record<string, unknown>> {
   const loaded = await discoverPlugins({ builtinDir: builtinPluginDir, dirs: [], packages: [] });
-  return buildOpenApiDocument(buildRegistry(loaded, validateCoreConfig({})), API_VERSION);
+  const config = validateCoreConfig({});
+  const registry = buildRegistry(loaded, config, extensions);
+  return buildOpenApiDocument(registry, servedOperations(config, registry), API_VERSION);
 }
 
 /** docs/api.md as the built-in manifests say it should be now. */

@@ -27,7 +27,7 @@ export function dispatch(executor: HostExecutor, bodies: HttpBodies): KernelMidd
       return next();
     }
     const bytes = await bodies.read(ctx);
-    const answer = await executor.run({ operation: route.operationName!, body: { bytes }, signal: bodies.gone(ctx), requestId: ctx.state.requestId });
+    const answer = await executor.run({ operation: route.operationName!, body: { bytes }, signal: bodies.gone(ctx), requestId: ctx.state.requestId, charge: ctx.state.charge });
     bodies.send(ctx, answer.body, answer.bytes);
     await next();
   };

@@ -37,12 +37,23 @@ export function rateLimit(options: RateLimitOptions): KernelMiddleware {
     if (!result.admitted && ctx.state.authFailure !== undefined) throw ctx.state.authFailure;
     if (!result.admitted) throw new HttpError(429, 'rate_limited', `Rate limit exceeded; retry in ${reset} s`, { 'Retry-After': reset });
   }
+  /**
+   * A run that costs more than one request (a recipe's steps) counts the rest here, against the same
+   * key and window: all of it or nothing, refused with the same 429 and headers.
+   */
+  function charger(ctx: KernelContext, key: string, max: number): (extra: number) => Promise<void> {
+    return async (extra) => {
+      if (extra <= 0) return;
+      answer(ctx, await store.take(key, max, windowMs, extra));
+    };
+  }
   // Not async: with the memory store a request passes on without a promise of its own.
   return function limitRequests(ctx, next) {
     if (ctx.state.route?.public === true) return next();
     const apiKey = ctx.state.apiKey;
     const max = apiKey === undefined ? options.anonymousMax : options.apiKeyMax;
     const key = apiKey === undefined ? `ip:${clientKey(ctx.ip)}` : `key:${apiKey}`;
+    ctx.state.charge = charger(ctx, key, max);
     const hit = store.hit(key, max, windowMs);
     if ('then' in hit) {
       return hit.then((result) => {

@@ -73,6 +73,15 @@ export function createMemoryHitStore(windowMs: number): HitStore {
       windows.set(key, entry);
       return toHitResult(entry.count, max, entry.endsAt - now);
     },
+    take(key, max, window, amount) {
+      const now = Date.now();
+      let entry = windows.get(key);
+      if (entry === undefined || entry.endsAt <= now) entry = { count: 0, endsAt: now + window };
+      if (entry.count + amount > max) return { ...toHitResult(entry.count, max, entry.endsAt - now), admitted: false };
+      entry.count += amount;
+      windows.set(key, entry);
+      return toHitResult(entry.count, max, entry.endsAt - now);
+    },
     async close() {
       clearInterval(timer);
       windows.clear();

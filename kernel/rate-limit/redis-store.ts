@@ -54,8 +54,26 @@ end
 return {count, ttl}
 `;
 
-/** The command defineCommand adds; ioredis cannot type it. */
-type WithHit = Redis & { toolshedHit(key: string, windowMs: number): Promise<unknown> };
+/**
+ * KEYS[1] the counter, ARGV[1] the window in ms, ARGV[2] the amount, ARGV[3] the limit. Adds the
+ * amount only when all of it fits; returns {count, ms until the window ends}, the count 0 - 1 - count
+ * (negative) when it did not fit, so one reply says both.
+ */
+const TAKE_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then ttl = tonumber(ARGV[1]) end
+if count + tonumber(ARGV[2]) > tonumber(ARGV[3]) then return {-1 - count, ttl} end
+count = redis.call('INCRBY', KEYS[1], ARGV[2])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {count, ttl}
+`;
+
+/** The commands defineCommand adds; ioredis cannot type them. */
+type WithHit = Redis & {
+  toolshedHit(key: string, windowMs: number): Promise<unknown>;
+  toolshedTake(key: string, windowMs: number, amount: number, max: number): Promise<unknown>;
+};
 
 /** How long the first connection may take before the store starts in memory mode. */
 const CONNECT_TIMEOUT_MS = 1000;
@@ -95,6 +113,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
     retryStrategy: () => RECONNECT_MS,
   }) as WithHit;
   redis.defineCommand('toolshedHit', { lua: HIT_SCRIPT, numberOfKeys: 1 });
+  redis.defineCommand('toolshedTake', { lua: TAKE_SCRIPT, numberOfKeys: 1 });
 
   let mode: RedisStoreCounts['mode'] = 'redis';
   let fallbacks = 0;
@@ -160,6 +179,16 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
       } catch (error) {
         toMemory(error);
         return fallback.hit(key, max, windowMs);
+      }
+    },
+    async take(key: string, max: number, windowMs: number, amount: number): Promise<HitResult> {
+      if (mode === 'memory') return fallback.take(key, max, windowMs, amount);
+      try {
+        const [count, ttl] = parseReply(await redis.toolshedTake(prefix + key, windowMs, amount, max));
+        return count < 0 ? { ...toHitResult(-1 - count, max, ttl), admitted: false } : toHitResult(count, max, ttl);
+      } catch (error) {
+        toMemory(error);
+        return fallback.take(key, max, windowMs, amount);
       }
     },
     counted: () => ({ fallbacks, mode }),

@@ -22,6 +22,12 @@ export interface HitStore {
    * rejects. The memory store answers at once, without a promise: one fewer per request.
    */
   hit(key: string, max: number, windowMs: number): HitResult | Promise<HitResult>;
+  /**
+   * Counts `amount` more requests for `key` in its current window, only when all of them fit within
+   * `max` (a request that costs more than one, counted after its first); otherwise counts nothing
+   * and answers not admitted. Never rejects.
+   */
+  take(key: string, max: number, windowMs: number, amount: number): HitResult | Promise<HitResult>;
   /** Stops timers and closes connections. */
   close(): Promise<void>;
 }

@@ -14,6 +14,7 @@ import { mcpCases, runMcpScenario } from './mcp-scenario.js';
 import { runMemoryScenario } from './memory.js';
 import { SCENARIOS, parseOptions, type BenchOptions, type Scenario } from './options.js';
 import { placeProcesses, startServer, type Placement, type ServerKind, type ServerProcess } from './processes.js';
+import { runRecipeScenario } from './recipe-scenario.js';
 import { renderTargets, targetMet, type ScenarioOutcome, type Target } from './report.js';
 import { runStartupScenario } from './startup.js';
 import type { RoundPlan } from './throughput.js';
@@ -58,6 +59,7 @@ const scenarios: readonly BenchScenario[] = [
   { letter: 'd', run: (c) => runStartupScenario(title('d'), c.placement, c.serverEnv, c.options.starts) },
   { letter: 'e', run: (c) => runMemoryScenario(title('e'), c.placement, c.serverEnv) },
   { letter: 'f', run: (c) => runContainmentScenario(title('f'), c.placement, c.serverEnv, c.keyed, c.options.connections, c.plan) },
+  { letter: 'r', run: (c) => runRecipeScenario(title('r'), c.placement, c.serverEnv, c.keyed, c.plan) },
 ];
 
 const options = parseOptions(process.argv.slice(2), process.env);

@@ -14,6 +14,7 @@ export const SCENARIOS = {
   e: 'idle memory (no target)',
   f: 'a third-party plugin on the worker pool (the default) against the same plugin trusted on the main thread',
   m: 'MCP tools/call against the same POST (issue 23)',
+  r: 'a 3-step recipe against the same three POSTs, and identify (issue 40)',
 } as const;
 export type Scenario = keyof typeof SCENARIOS;
 

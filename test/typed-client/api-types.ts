@@ -1147,6 +1147,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/recipes/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Not supported: /v1/recipes/run accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
+        put?: never;
+        /**
+         * Run a recipe: a chain of operations, each answer feeding the next, in one call
+         * @description Only the last answer comes back: intermediate data stays on the server, out of the caller's (or an agent's) context. A step left without its main input gets the previous answer's main output; `{"$from": "/steps/0/text"}` wires any other value. The recipe is checked against every step's schema before anything runs (400 naming `/steps/N/…`); a step that fails answers with its own status and code, `details[0].path` naming `/steps/N`, and nothing after it runs. Each step counts as one request against the rate limit. See docs/recipes.md.
+         */
+        post: operations["recipes.run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recipes/identify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Not supported: /v1/recipes/identify accepts POST only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                405: components["responses"]["405"];
+            };
+        };
+        put?: never;
+        /**
+         * Say what a pasted input is, with the recipe that decodes it
+         * @description Candidates best first, each with a kind, a confidence, a recipe that runs as given through recipes/run, and a preview of its answer. Layers are unwrapped (URL-encoded Base64 of a JWT is one three-step recipe). Candidates are confirmed by running local operations only: nothing leaves the machine, and it costs one request.
+         */
+        post: operations["recipes.identify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1156,7 +1220,7 @@ export interface components {
                 /** @description machine-readable code, listed in docs/errors.md */
                 code: string;
                 message: string;
-                /** @description 400 only: every offending field */
+                /** @description A 400: every offending field. Another status: only where the refusal has a place (the step of a recipe that failed) */
                 details?: {
                     /** @description JSON Pointer into the body */
                     path: string;
@@ -5712,6 +5776,192 @@ export interface operations {
             };
             429: components["responses"]["429"];
             503: components["responses"]["503"];
+        };
+    };
+    "recipes.run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Any JSON value; the first step's main input unless its body says otherwise */
+                    input?: unknown;
+                    /** @description The operations to run, in order */
+                    steps: {
+                        /** @description The operation, `group/operation` (`base64/decode`) */
+                        operation: string;
+                        /** @description The step's body. Any value may be `{"$from": "<JSON Pointer>"}`, replaced by the value at that pointer in `{"input": …, "steps": [answer 0, …]}` (earlier steps only). Left out, or without the operation's main input field, the step gets the previous value there: the recipe's input for the first step, else the previous answer's main output. */
+                        body?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                    /**
+                     * @description `all` also answers every step's answer
+                     * @default last
+                     */
+                    keep?: "last" | "all";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": {
+                     *         "header": {
+                     *           "alg": "HS256"
+                     *         },
+                     *         "payload": {
+                     *           "sub": "42",
+                     *           "exp": 1700000000
+                     *         },
+                     *         "status": "expired",
+                     *         "times": {
+                     *           "exp": "2023-11-14T22:13:20.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The last step's answer */
+                        result: unknown;
+                        /** @description With `keep: "all"`: every step's answer */
+                        steps?: {
+                            /** @description The step's operation */
+                            operation: string;
+                            /** @description Its answer */
+                            answer: unknown;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
+            504: components["responses"]["504"];
+        };
+    };
+    "recipes.identify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The text to identify, up to 1 MiB of UTF-8 */
+                    input: string;
+                    /**
+                     * @description Most layers unwrapped (steps in a recipe)
+                     * @default 3
+                     */
+                    depth?: number;
+                    /**
+                     * @description Most candidates answered
+                     * @default 5
+                     */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "candidates": [
+                     *         {
+                     *           "kind": "percent-encoding",
+                     *           "title": "Percent-encoded text → Base64 → JSON Web Token",
+                     *           "confidence": 0.913,
+                     *           "recipe": {
+                     *             "steps": [
+                     *               {
+                     *                 "operation": "url-encoder/decode"
+                     *               },
+                     *               {
+                     *                 "operation": "base64/decode"
+                     *               },
+                     *               {
+                     *                 "operation": "jwt-decoder/decode"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "preview": {
+                     *             "header": {
+                     *               "alg": "HS256"
+                     *             },
+                     *             "payload": {
+                     *               "sub": "42",
+                     *               "exp": 1700000000
+                     *             },
+                     *             "status": "expired",
+                     *             "times": {
+                     *               "exp": "2023-11-14T22:13:20.000Z"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Best first */
+                        candidates: {
+                            /** @description What the input is (`jwt`, `base64`); for a layered input, its outermost layer */
+                            kind: string;
+                            /** @description What each layer is, outermost first */
+                            title: string;
+                            /** @description How sure identify is, from 0 to 1 */
+                            confidence: number;
+                            /** @description Runs as given through the recipe runner with the same input */
+                            recipe: {
+                                /** @description The operations, in order */
+                                steps: {
+                                    /** @description The operation, `group/operation` (`base64/decode`) */
+                                    operation: string;
+                                    /** @description The step's body. Any value may be `{"$from": "<JSON Pointer>"}`, replaced by the value at that pointer in `{"input": …, "steps": [answer 0, …]}` (earlier steps only). Left out, or without the operation's main input field, the step gets the previous value there: the recipe's input for the first step, else the previous answer's main output. */
+                                    body?: {
+                                        [key: string]: unknown;
+                                    };
+                                }[];
+                            };
+                            /** @description The recipe's answer, cut to a few KB (strings shortened, long lists cut) */
+                            preview: unknown;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
+            504: components["responses"]["504"];
         };
     };
 }

@@ -1,0 +1,85 @@
+// `toolshed recipe run` and `toolshed identify` as an operator runs them (issue 40): bin/toolshed.js
+// in a child process, its exact stdout, stderr and exit code, the same answers as over HTTP.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { JWT_ANSWER, JWT_BASE64, JWT_LAYERS, SAVED } from './support/recipes.js';
+
+const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['TOOLSHED_CONFIG', 'PORT', 'HOST'].includes(name)));
+
+function toolshed(args: readonly string[], stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { env, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  if (stdin !== undefined) child.stdin!.end(stdin);
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+async function tempFile(name: string, text: string): Promise<string> {
+  const file = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-recipe-')), name);
+  await writeFile(file, text);
+  return file;
+}
+
+const threeSteps = JSON.stringify({ input: JWT_LAYERS, steps: [{ operation: 'url-encoder/decode' }, { operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }] });
+
+describe('toolshed recipe run', () => {
+  it('runs the issue\'s recipe from a file and from stdin, the answer on stdout', async () => {
+    const expected = { code: 0, stdout: `${JSON.stringify({ result: JWT_ANSWER })}\n`, stderr: '' };
+    assert.deepEqual(await toolshed(['recipe', 'run', await tempFile('jwt.json', threeSteps)]), expected);
+    assert.deepEqual(await toolshed(['recipe', 'run', '-'], threeSteps), expected);
+  });
+
+  it('writes a recipe that does not fit on stderr and exits 1; a failing step names it', async () => {
+    const unfit = await toolshed(['recipe', 'run', '-'], JSON.stringify({ input: 'x', steps: [{ operation: 'base64/decod' }] }));
+    const details = [{ path: '/steps/0/operation', message: 'is not an operation; did you mean "base64/decode"?' }];
+    assert.deepEqual(unfit, { code: 1, stdout: '', stderr: `${JSON.stringify({ error: { code: 'validation_failed', message: 'The recipe does not fit its operations', details } })}\n` });
+    const failing = await toolshed(['recipe', 'run', '-'], JSON.stringify({ input: 'not base64!', steps: [{ operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }] }));
+    assert.equal(failing.code, 1);
+    const { error } = JSON.parse(failing.stderr) as { error: { code: string; details: { path: string }[] } };
+    assert.equal(error.code, 'invalid_base64');
+    assert.equal(error.details[0]?.path, '/steps/0');
+  });
+
+  it('runs a saved recipe of the configuration with call, and exits 1 for a file it cannot read', async () => {
+    const config = await tempFile('saved.yaml', JSON.stringify({ recipes: SAVED }));
+    assert.deepEqual(await toolshed(['call', 'recipes/jwt-in-base64', JSON.stringify({ input: JWT_BASE64 }), '--config', config]), { code: 0, stdout: `${JSON.stringify(JWT_ANSWER)}\n`, stderr: '' });
+    const missing = await toolshed(['recipe', 'run', '/nonexistent/recipe.json']);
+    assert.deepEqual(missing, { code: 1, stdout: '', stderr: 'toolshed: Cannot read the recipe file /nonexistent/recipe.json: ENOENT\n' });
+  });
+});
+
+describe('toolshed config check', () => {
+  it('names a broken saved recipe as the start would, and exits 1', async () => {
+    const config = await tempFile('broken.yaml', JSON.stringify({ recipes: { 'peel-twice': { summary: 'x', steps: [{ operation: 'base64/decod' }] } } }));
+    const expected = 'Invalid configuration:\n- /recipes/peel-twice/steps/0/operation: is not an operation; did you mean "base64/decode"?\n';
+    assert.deepEqual(await toolshed(['config', 'check', config]), { code: 1, stdout: expected, stderr: '' });
+  });
+});
+
+describe('toolshed identify', () => {
+  it('names the issue\'s three layers from an argument and from stdin (its final line break left out)', async () => {
+    for (const outcome of [await toolshed(['identify', JWT_LAYERS]), await toolshed(['identify', '-'], `${JWT_LAYERS}\n`)]) {
+      assert.equal(outcome.code, 0, outcome.stderr);
+      const [best] = (JSON.parse(outcome.stdout) as { candidates: { title: string; recipe: unknown; preview: unknown }[] }).candidates;
+      assert.equal(best?.title, 'Percent-encoded text → Base64 → JSON Web Token');
+      assert.deepEqual(best?.preview, JWT_ANSWER);
+    }
+  });
+
+  it('passes --depth and --limit, and a value out of range is the 400 of the API (exit 1)', async () => {
+    const one = await toolshed(['identify', JWT_LAYERS, '--depth', '1', '--limit', '1']);
+    const candidates = (JSON.parse(one.stdout) as { candidates: { recipe: { steps: unknown[] } }[] }).candidates;
+    assert.deepEqual([candidates.length, candidates[0]?.recipe.steps.length], [1, 1]);
+    const wrong = await toolshed(['identify', 'x', '--depth', '9']);
+    assert.equal(wrong.code, 1);
+    assert.deepEqual((JSON.parse(wrong.stderr) as { error: { details: { path: string }[] } }).error.details.map((detail) => detail.path), ['/depth']);
+  });
+});
