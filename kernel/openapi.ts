@@ -111,6 +111,9 @@ export function buildOpenApiDocument(registry: Registry, operations: readonly Op
         // A composite runs whatever steps it is given: never answered as the person types.
         'x-deterministic': operation.composite === true ? false : (definition.deterministic ?? definition.upstream !== true),
         ...(offload === undefined ? {} : { 'x-offload': offload }),
+        // The manifest's main fields (`io`), which recipes wire by default: the tool pages offer a
+        // next step only where this operation's main output fits that step's main input.
+        ...(definition.io?.input !== undefined || definition.io?.output !== undefined ? { 'x-io': { ...definition.io } } : {}),
       },
       // Every operation is POST only. Any other method is 405, stated once (info.description and
       // components.responses.405) rather than as a GET per path: a GET block doubled what /docs

@@ -4,6 +4,7 @@
  * folder has its page the moment it is mounted.
  */
 import { fieldNames } from './shared/fields.js';
+import type { Io } from './shared/recipes.js';
 import { humanize, isRecord, type Json, type Schema } from './shared/schema.js';
 
 export interface ToolExample {
@@ -36,6 +37,8 @@ export interface Tool {
    * the worker pool at any size (`x-offload` is not `always`). docs/decisions.md ("The tool pages as tools") states the rule.
    */
   readonly live: boolean;
+  /** The manifest's main fields (the document's `x-io`): how recipes wire this operation. */
+  readonly io?: Io;
   /** What the list page's search matches: title, names, summaries, keywords, every field name, lower case. */
   readonly searchText: string;
 }
@@ -91,6 +94,8 @@ function toolOf(path: string, post: Record<string, unknown>, tag: Tag): Tool | u
   const description = typeof post.description === 'string' ? post.description : undefined;
   const action = humanize(name);
   const live = !('502' in record(post.responses)) && post['x-deterministic'] !== false && post['x-offload'] !== 'always';
+  const declared = record(post['x-io']);
+  const io = { ...(typeof declared.input === 'string' ? { input: declared.input } : {}), ...(typeof declared.output === 'string' ? { output: declared.output } : {}) };
   const searchText = [tag.title, action, group, name, summary, tag.summary ?? '', ...tag.keywords, ...fieldNames(body)].join(' ').toLowerCase();
   return {
     group,
@@ -106,6 +111,7 @@ function toolOf(path: string, post: Record<string, unknown>, tag: Tag): Tool | u
     response: record(jsonContent(record(post.responses)['200']).schema) as Schema,
     examples,
     live,
+    ...(Object.keys(io).length > 0 ? { io } : {}),
     searchText,
   };
 }
