@@ -68,6 +68,11 @@ export interface Catalog {
 /** The SDK's categories (PLUGIN_CATEGORIES), in the list's order; a category not among them goes after. */
 const CATEGORY_ORDER = ['Encoding', 'Text', 'Developer', 'Security', 'Network', 'Dates and time', 'Numbers and money', 'Images and colour'];
 const OTHER = 'Other tools';
+/**
+ * The categories of the service's own groups, which no manifest describes: recipes (run, identify,
+ * saved recipes) is a reserved group, listed under its own heading after the plugins' categories.
+ */
+const SERVICE_CATEGORIES: Readonly<Record<string, string>> = { recipes: 'Recipes' };
 
 type Document = Record<string, unknown>;
 const record = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
@@ -122,7 +127,7 @@ function tagsOf(document: Document): Map<string, Tag> {
     tags.map((tag) => {
       const name = String(tag.name);
       const summary = typeof tag.description === 'string' ? tag.description : undefined;
-      return [name, { title: typeof tag['x-title'] === 'string' ? tag['x-title'] : humanize(name), ...(summary ? { summary } : {}), category: typeof tag['x-category'] === 'string' ? tag['x-category'] : OTHER, keywords: strings(tag['x-keywords']) }];
+      return [name, { title: typeof tag['x-title'] === 'string' ? tag['x-title'] : humanize(name), ...(summary ? { summary } : {}), category: typeof tag['x-category'] === 'string' ? tag['x-category'] : (Object.hasOwn(SERVICE_CATEGORIES, name) ? SERVICE_CATEGORIES[name]! : OTHER), keywords: strings(tag['x-keywords']) }];
     }),
   );
 }

@@ -142,7 +142,10 @@ export function recipePage(holder: HTMLElement, data: RecipeData): void {
 
   function addStep(): void {
     const words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
-    const found = byName.get(search.value.trim()) ?? data.operations.find((operation) => words.length > 0 && words.every((word) => `${operation.name} ${operation.label} ${operation.summary}`.toLowerCase().includes(word)));
+    // Every word must match the name, label or summary; words in the name itself rank first ("base64 encode" is base64/encode, not the Base64 encoder's decode).
+    const matching = data.operations.filter((operation) => words.length > 0 && words.every((word) => `${operation.name} ${operation.label} ${operation.summary}`.toLowerCase().includes(word)));
+    const inName = (operation: Operation): number => words.filter((word) => operation.name.includes(word)).length;
+    const found = byName.get(search.value.trim()) ?? matching.sort((a, b) => inName(b) - inName(a))[0];
     if (!found) {
       addStatus.textContent = words.length === 0 ? 'Type part of an operation\'s name first.' : 'No operation matches; try another word.';
       return;
