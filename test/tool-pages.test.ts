@@ -88,6 +88,8 @@ describe('GET /tools/<group>/<operation>', () => {
       assert.equal(answer.headers['content-type'], type);
       assert.equal(answer.headers['cache-control'], 'public, max-age=3600');
       assert.ok(answer.text.length > 1000, `${path} is the bundle (npm run build), ${answer.text.length} bytes`);
+      // No framework: the whole script, recipes and identify included, stays under 100 KB.
+      if (path.endsWith('.js')) assert.ok(Buffer.byteLength(answer.text) <= 100_000, `${Buffer.byteLength(answer.text)} bytes of script`);
     }
     const head = await send(service.url, '/tools/qr-code-generator/create', { method: 'HEAD' });
     assert.equal(head.status, 200);

@@ -58,10 +58,16 @@ async function axeProblems(target: Page): Promise<string[]> {
   return results.violations.filter((entry) => entry.impact === 'serious' || entry.impact === 'critical').map((entry) => `${entry.id}: ${entry.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
-async function identify(text: string): Promise<{ titles: string[]; links: string[] }> {
+/** Identify `text` from the box on /, asked by a paste (the event alone: the clipboard is not the page's) or Ctrl+Enter. */
+async function identify(text: string, how: 'paste' | 'keys'): Promise<{ titles: string[]; links: string[] }> {
   await page.goto(`${service.url}/`);
-  await page.getByLabel(/^Paste anything/).fill(text);
-  await page.getByRole('button', { name: 'Identify' }).click();
+  const box = page.getByLabel(/^Paste anything/);
+  await box.fill(text);
+  const before = sentTo('/v1/recipes/identify').length;
+  if (how === 'paste') await box.dispatchEvent('paste');
+  else await box.press('Control+Enter');
+  await page.locator('#identify-results li').first().waitFor();
+  assert.equal(sentTo('/v1/recipes/identify').length, before + 1, 'one request');
   await page.locator('#identify-results li').first().waitFor();
   return {
     titles: await page.locator('#identify-results .candidate-title strong').allTextContents(),
@@ -71,7 +77,7 @@ async function identify(text: string): Promise<{ titles: string[]; links: string
 
 describe('recipes in the tool pages', () => {
   it('names a pasted JWT and opens the JWT decoder with it filled and answered', async () => {
-    const { titles, links } = await identify(JWT);
+    const { titles, links } = await identify(JWT, 'keys');
     assert.equal(titles[0], 'JSON Web Token');
     assert.match(await page.locator('#identify-results .confidence').first().innerText(), /^(Almost certainly|Probably) \(\d+ % sure\)$/);
     assert.equal(links[0], `/tools/jwt-decoder/decode#input=${encodeURIComponent(JSON.stringify({ token: JWT }))}`);
@@ -85,7 +91,7 @@ describe('recipes in the tool pages', () => {
   });
 
   it('names a Base64-wrapped JWT as two layers and opens the recipe page, which runs it', async () => {
-    const { titles, links } = await identify(WRAPPED);
+    const { titles, links } = await identify(WRAPPED, 'paste');
     assert.equal(titles[0], 'Base64 → JSON Web Token');
     assert.ok(links[0]!.startsWith('/tools/recipes/run#recipe='), links[0]);
     await page.locator('#identify-results a').first().click();
@@ -123,7 +129,21 @@ describe('recipes in the tool pages', () => {
     await search.fill('hash-generator/hash');
     await page.getByRole('button', { name: 'Add step' }).click();
     assert.deepEqual(await page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: encode', 'Step 2: Hash generator: hash']);
+    // A third step, moved up, then removed: the order follows, and the focus stays in the steps.
+    await search.fill('jwt decode');
+    await search.press('Enter');
+    await page.getByRole('button', { name: 'Move up: step 3, JWT decoder: decode' }).click();
+    assert.deepEqual(await page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: encode', 'Step 2: JWT decoder: decode', 'Step 3: Hash generator: hash']);
+    await page.getByRole('button', { name: 'Remove: step 2, JWT decoder: decode' }).click();
+    assert.deepEqual(await page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: encode', 'Step 2: Hash generator: hash']);
     const body = page.getByLabel('Body of step 2 (JSON object; may be left empty)');
+    // The service refuses an unknown algorithm before anything runs (400 naming /steps/1/body/…): step 2 is marked.
+    await body.fill('{"algorithms": ["SHA-999"]}');
+    await body.press('Control+Enter');
+    await page.locator('.status.problem').waitFor();
+    assert.equal(await body.getAttribute('aria-invalid'), 'true');
+    assert.match(await page.locator('.step .field-error:not([hidden])').innerText(), /^Step 2/);
+    assert.equal(await page.getByRole('textbox', { name: 'Input' }).getAttribute('aria-invalid'), null);
     await body.fill('{"algorithms": ["SHA-256"');
     await body.press('Control+Enter');
     await page.locator('.status.problem').waitFor();
