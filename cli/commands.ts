@@ -129,7 +129,7 @@ export const commands: readonly Command[] = [
         import('../kernel/app.js'),
       ]);
       const { config, registry } = await loadRegistry(withConfigFile(io.env, stringValue(values.config)));
-      await write(io.stdout, `${JSON.stringify(buildOpenApiDocument(registry, servedOperations(config, registry), API_VERSION), null, 2)}\n`);
+      await write(io.stdout, `${JSON.stringify(buildOpenApiDocument(servedOperations(config, registry), API_VERSION, registry.disabledGroups), null, 2)}\n`);
       return EXIT.ok;
     },
   },

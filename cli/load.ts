@@ -10,7 +10,6 @@ import { openHost, type Host } from '../kernel/host.js';
 import { inspectConfig as inspectKernelConfig, loadForServing, type Inspection } from '../kernel/inspect-config.js';
 import { discoverPlugins, type LoadedPlugin } from '../kernel/discover.js';
 import { createLogger, type Logger } from '../kernel/logger.js';
-import { PluginWorkers } from '../kernel/plugin-workers.js';
 import { builtinPluginDir } from '../kernel/server.js';
 import type { Registry } from '../kernel/registry.js';
 import { EventLoopWatchdog } from '../kernel/watchdog.js';
@@ -31,9 +30,7 @@ export function openServiceHost(config: Config, registry: Registry, logger: Logg
 /** Every operation the service would serve (plugins' and composites'), in its order, without opening a host. */
 export function servedOperations(config: Config, registry: Registry): readonly OperationInfo[] {
   const logger = createLogger('silent');
-  // Listing runs nothing, so no contained plugin needs its pool here.
-  const pluginWorkers = new PluginWorkers(config, []);
-  return composeExecutor({ registry, config, logger, watchdog: new EventLoopWatchdog(config.watchdog.blockedMs, logger), pluginWorkers, extensions }).operations();
+  return composeExecutor({ registry, config, logger, watchdog: new EventLoopWatchdog(config.watchdog.blockedMs, logger), extensions }).operations();
 }
 
 /** `env` with `file` in TOOLSHED_CONFIG when one is given (an argument beats the variable). */

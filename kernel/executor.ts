@@ -18,6 +18,7 @@ import type { PluginWorkers } from './plugin-workers.js';
 import type { ContainedOperation, HostedOperation, Registry } from './registry.js';
 import { nearestPath, notFoundMessages } from './route-hint.js';
 import { UnprocessableError } from '@toolshed/plugin-sdk';
+import type { ManifestData } from './manifest-data.js';
 import type { EventLoopWatchdog } from './watchdog.js';
 
 /** What a front door may know about an operation: data only (a contained plugin's manifest arrives as data). */
@@ -29,6 +30,10 @@ export interface OperationInfo {
   readonly group: string;
   /** The group's one-line summary from its manifest. */
   readonly groupSummary?: string;
+  /** The group's words for people from its manifest: a display title, a category, search keywords. */
+  readonly groupTitle?: string;
+  readonly groupCategory?: string;
+  readonly groupKeywords?: readonly string[];
   readonly operation: string;
   /** `/v1/base64/encode`. */
   readonly path: string;
@@ -49,6 +54,8 @@ export interface OperationInfo {
    * plugin: it may answer any refusal theirs may (502, 504 included).
    */
   readonly composite?: boolean;
+  /** Where its work runs as the manifest chose it (`always` for a contained plugin, whose work runs in its own workers); `auto` when left out. */
+  readonly offload?: 'auto' | 'always' | 'never';
 }
 
 /** One run. `body` is the JSON value, or `{ bytes }`: the raw JSON bytes as a client sent them. */
@@ -112,8 +119,8 @@ export interface ExecutorOptions {
   readonly config: Config;
   readonly logger: Logger;
   readonly watchdog: EventLoopWatchdog;
-  /** The contained plugins' own pools. */
-  readonly pluginWorkers: PluginWorkers;
+  /** The contained plugins' own pools (left out where operations are only listed, not run). */
+  readonly pluginWorkers?: PluginWorkers;
   readonly bodyLimit?: number;
   readonly now?: () => Date;
 }
@@ -126,14 +133,18 @@ export const LONG_ANSWER_CHARS = 16 * 1024;
 
 const isBytesBody = (body: unknown): body is { bytes: Buffer } => typeof body === 'object' && body !== null && Buffer.isBuffer((body as { bytes?: unknown }).bytes);
 
-function infoOf(registered: HostedOperation | ContainedOperation, groupSummary: string | undefined): OperationInfo {
+function infoOf(registered: HostedOperation | ContainedOperation, plugin: ManifestData | undefined): OperationInfo {
   const { operation, path } = registered;
   const { definition } = operation;
   return {
     id: operation.id,
     name: `${operation.group}/${operation.name}`,
     group: operation.group,
-    groupSummary,
+    groupSummary: plugin?.summary,
+    groupTitle: plugin?.title,
+    groupCategory: plugin?.category,
+    groupKeywords: plugin?.keywords,
+    offload: registered.placement === 'host' ? registered.offload : 'always',
     operation: operation.name,
     path,
     summary: definition.summary,
@@ -183,8 +194,8 @@ export function createExecutor(options: ExecutorOptions): HostExecutor {
   const bodyLimit = options.bodyLimit ?? BODY_LIMIT;
   const maxAnswerBytes = config.server.maxAnswerBytes;
   const budgets = { reading: new ByteBudget(config.server.readingBytes), sending: new ByteBudget(config.server.sendingBytes) };
-  const summaries = new Map(registry.plugins.map((plugin) => [plugin.group, plugin.summary]));
-  const infos = [...registry.operations.values()].map((registered) => infoOf(registered, summaries.get(registered.operation.group)));
+  const plugins = new Map(registry.plugins.map((plugin) => [plugin.group, plugin]));
+  const infos = [...registry.operations.values()].map((registered) => infoOf(registered, plugins.get(registered.operation.group)));
   const byName = new Map(infos.map((info) => [info.name, info]));
   const names = infos.map((info) => info.name).sort();
   const notFoundMessage = notFoundMessages(names.map((name) => `/v1/${name}`), registry.disabledGroups);
@@ -211,6 +222,7 @@ export function createExecutor(options: ExecutorOptions): HostExecutor {
     if (registered.placement === 'host') return runOnPool(registered, own, { ...options, bulk: true });
     // A contained plugin's small request is no bulk job: it must not wait behind its large ones.
     const group = registered.operation.group;
+    if (pluginWorkers === undefined) throw new Error(`${group} is contained, and this executor has no plugin workers`);
     const pool = pluginWorkers.pool(group);
     try {
       return await runOnPool(registered, own, { ...options, bulk: bytes.byteLength > config.workers.offloadBytes, pool });

@@ -43,10 +43,9 @@ export async function openHost(options: HostOptions): Promise<Host> {
   const { config, logger, registry } = options;
   const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
   configureWorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
-  const watchdog = new EventLoopWatchdog(config.watchdog.blockedMs, logger);
   const contained = new Set([...registry.operations.values()].filter((entry) => entry.placement === 'own-workers').map((entry) => entry.operation.group));
-  // Its pools start no worker before their first job, so a refused start below leaves nothing running.
   const pluginWorkers = new PluginWorkers(config, [...contained], options.env);
+  const watchdog = new EventLoopWatchdog(config.watchdog.blockedMs, logger);
   // Before any plugin is warmed: a broken extension configuration stops the start with nothing to close.
   const executor = composeExecutor({ registry, config, logger, watchdog, pluginWorkers, bodyLimit: options.bodyLimit, extensions: options.extensions });
   const warming = performance.now();

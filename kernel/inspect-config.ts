@@ -9,7 +9,6 @@ import { composeExecutor, type HostExtensions } from './composite.js';
 import { checkCoreConfig, ConfigError, defaultsFile, readConfig, type Config } from './config.js';
 import { discoverPlugins, PluginLoadError, type LoadedPlugin } from './discover.js';
 import { createLogger } from './logger.js';
-import { PluginWorkers } from './plugin-workers.js';
 import { buildRegistry, type Registry } from './registry.js';
 import { builtinPluginDir } from './server.js';
 import { EventLoopWatchdog } from './watchdog.js';
@@ -47,8 +46,7 @@ export async function inspectConfig(env: NodeJS.ProcessEnv, builtinDir: string =
     if (problems.length > 0) return { config, problems };
     // The front doors' sections (saved recipes) are checked against the operations, as the host will.
     const logger = createLogger('silent');
-    // Checking runs nothing, so no contained plugin needs its pool here.
-    composeExecutor({ registry, config, logger, watchdog: new EventLoopWatchdog(config.watchdog.blockedMs, logger), pluginWorkers: new PluginWorkers(config, []), extensions });
+    composeExecutor({ registry, config, logger, watchdog: new EventLoopWatchdog(config.watchdog.blockedMs, logger), extensions });
     return { config, problems, plugins: { loaded, registry } };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -1,7 +1,6 @@
-/** A pure function: the registry and the executor's operations → OpenAPI 3.1 document. */
+/** A pure function: the executor's operations → OpenAPI 3.1 document. */
 import type { OperationInfo } from './executor.js';
 import { MAX_BODY_DEPTH } from './middleware/body.js';
-import type { Registry } from './registry.js';
 
 const errorSchema = {
   type: 'object',
@@ -60,20 +59,15 @@ const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /**
  * Builds the document for `operations` (the executor's, in its order: the plugins' and the
- * composition root's composites alike), one tag per group in order of first appearance. `registry`
- * gives what only the kernel knows of a plugin's operations: where their work runs, the plugin's
- * words for people, and the groups switched off.
+ * composition root's composites alike), one tag per group in order of first appearance; the groups
+ * the operator switched off are listed so their pages can say so.
  */
-export function buildOpenApiDocument(registry: Registry, operations: readonly OperationInfo[], version: string): Record<string, unknown> {
+export function buildOpenApiDocument(operations: readonly OperationInfo[], version: string, disabledGroups: readonly string[] = []): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
-  const groups = new Map(registry.plugins.map((plugin) => [plugin.group, plugin]));
-  const tags = new Map<string, string | undefined>();
+  const tags = new Map<string, OperationInfo>();
   for (const operation of operations) {
     const { path, examples, definition } = operation;
-    if (!tags.has(operation.group)) tags.set(operation.group, operation.groupSummary);
-    const registered = registry.operations.get(path);
-    // A contained plugin's work always runs in its own workers; a composite's steps run where each step's does.
-    const offload = registered === undefined ? undefined : registered.placement === 'host' ? registered.offload : 'always';
+    if (!tags.has(operation.group)) tags.set(operation.group, operation);
     // Only the codes this operation declares (all of its plugin's when it lists none).
     const codes = Object.entries(operation.errors);
     const example = examples[0];
@@ -108,9 +102,8 @@ export function buildOpenApiDocument(registry: Registry, operations: readonly Op
         },
         responses,
         // For the tool pages: whether an answer may be shown as the person types (docs/decisions.md, "The tool pages as tools").
-        // A composite runs whatever steps it is given: never answered as the person types.
-        'x-deterministic': operation.composite === true ? false : (definition.deterministic ?? definition.upstream !== true),
-        ...(offload === undefined ? {} : { 'x-offload': offload }),
+        'x-deterministic': definition.deterministic ?? definition.upstream !== true,
+        'x-offload': operation.offload ?? 'auto',
         // The manifest's main fields (`io`), which recipes wire by default: the tool pages offer a
         // next step only where this operation's main output fits that step's main input.
         ...(definition.io?.input !== undefined || definition.io?.output !== undefined ? { 'x-io': { ...definition.io } } : {}),
@@ -138,19 +131,16 @@ export function buildOpenApiDocument(registry: Registry, operations: readonly Op
         '(the body itself is level 1); deeper is 400 `invalid_json`.',
     },
     'x-max-body-depth': MAX_BODY_DEPTH,
-    tags: [...tags].map(([name, summary]) => {
-      const plugin = groups.get(name);
-      return {
-        name,
-        ...(summary ? { description: summary } : {}),
-        // The manifest's words for people, which the tool pages show and search (docs/decisions.md, "The tool pages as tools").
-        ...(plugin?.title ? { 'x-title': plugin.title } : {}),
-        ...(plugin?.category ? { 'x-category': plugin.category } : {}),
-        ...(plugin?.keywords ? { 'x-keywords': [...plugin.keywords] } : {}),
-      };
-    }),
+    tags: [...tags.values()].map((first) => ({
+      name: first.group,
+      ...(first.groupSummary ? { description: first.groupSummary } : {}),
+      // The manifest's words for people, which the tool pages show and search (docs/decisions.md, "The tool pages as tools").
+      ...(first.groupTitle ? { 'x-title': first.groupTitle } : {}),
+      ...(first.groupCategory ? { 'x-category': first.groupCategory } : {}),
+      ...(first.groupKeywords ? { 'x-keywords': [...first.groupKeywords] } : {}),
+    })),
     // Groups switched off by the operator, which the 404 of their paths already names: their pages say so.
-    ...(registry.disabledGroups.length > 0 ? { 'x-disabled-groups': [...registry.disabledGroups] } : {}),
+    ...(disabledGroups.length > 0 ? { 'x-disabled-groups': [...disabledGroups] } : {}),
     security: [{}, { bearerAuth: [] }],
     paths,
     components: {

@@ -94,7 +94,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   let draining = false;
   const bodies = httpBodies(host.executor);
   // Built once for the API and the doors that show it: the document walks every operation's schemas.
-  const document = buildOpenApiDocument(registry, host.executor.operations(), API_VERSION);
+  const document = buildOpenApiDocument(host.executor.operations(), API_VERSION, registry.disabledGroups);
   const doors = options.doors?.({ host, bodies, document, version: API_VERSION }) ?? [];
   const app = createApp({ config, executor: host.executor, bodies, document, logger, rateLimitStore: store, doors, metrics, draining: () => draining });
   const { headersTimeoutMs, requestTimeoutMs } = config.server;

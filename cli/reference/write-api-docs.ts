@@ -21,8 +21,7 @@ export const apiMarkdownFile = new URL('../../../docs/api.md', import.meta.url);
 export async function builtinOpenApiDocument(): Promise<Record<string, unknown>> {
   const loaded = await discoverPlugins({ builtinDir: builtinPluginDir, dirs: [], packages: [] });
   const config = validateCoreConfig({});
-  const registry = buildRegistry(loaded, config, extensions);
-  return buildOpenApiDocument(registry, servedOperations(config, registry), API_VERSION);
+  return buildOpenApiDocument(servedOperations(config, buildRegistry(loaded, config, extensions)), API_VERSION);
 }
 
 /** docs/api.md as the built-in manifests say it should be now. */

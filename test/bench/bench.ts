@@ -14,8 +14,8 @@ import { mcpCases, runMcpScenario } from './mcp-scenario.js';
 import { runMemoryScenario } from './memory.js';
 import { SCENARIOS, parseOptions, type BenchOptions, type Scenario } from './options.js';
 import { placeProcesses, startServer, type Placement, type ServerKind, type ServerProcess } from './processes.js';
-import { runRecipeScenario } from './recipe-scenario.js';
 import { renderTargets, targetMet, type ScenarioOutcome, type Target } from './report.js';
+import { runRecipeScenario } from './recipe-scenario.js';
 import { runStartupScenario } from './startup.js';
 import type { RoundPlan } from './throughput.js';
 
