@@ -91,6 +91,9 @@ export function buildOpenApiDocument(operations: readonly OperationInfo[], versi
         tags: [operation.group],
         summary: operation.summary,
         ...(operation.description ? { description: operation.description } : {}),
+        // The manifest's main fields (`io`), which recipes wire by default: the tool pages offer a
+        // next step only where this operation's main output fits that step's main input.
+        ...(definition.io?.input !== undefined || definition.io?.output !== undefined ? { 'x-io': { ...definition.io } } : {}),
         requestBody: {
           required: true,
           content: {
@@ -104,9 +107,6 @@ export function buildOpenApiDocument(operations: readonly OperationInfo[], versi
         // For the tool pages: whether an answer may be shown as the person types (docs/decisions.md, "The tool pages as tools").
         'x-deterministic': definition.deterministic ?? definition.upstream !== true,
         'x-offload': operation.offload ?? 'auto',
-        // The manifest's main fields (`io`), which recipes wire by default: the tool pages offer a
-        // next step only where this operation's main output fits that step's main input.
-        ...(definition.io?.input !== undefined || definition.io?.output !== undefined ? { 'x-io': { ...definition.io } } : {}),
       },
       // Every operation is POST only. Any other method is 405, stated once (info.description and
       // components.responses.405) rather than as a GET per path: a GET block doubled what /docs
