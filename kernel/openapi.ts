@@ -91,6 +91,9 @@ export function buildOpenApiDocument(operations: readonly OperationInfo[], versi
         tags: [operation.group],
         summary: operation.summary,
         ...(operation.description ? { description: operation.description } : {}),
+        // The manifest's main fields (`io`), which recipes wire by default: the tool pages offer a
+        // next step only where this operation's main output fits that step's main input.
+        ...(definition.io?.input !== undefined || definition.io?.output !== undefined ? { 'x-io': { ...definition.io } } : {}),
         requestBody: {
           required: true,
           content: {

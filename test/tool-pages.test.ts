@@ -54,6 +54,26 @@ describe('GET /tools/<group>/<operation>', () => {
     }
   });
 
+  it('gives each page its manifest\'s main fields (x-io) and the next steps its answer fits; /tools/recipes/run is the recipe page; / has the identify box', async () => {
+    const decode = dataBlock((await send(service.url, '/tools/base64/decode', { method: 'GET' })).text) as { name: string; io: unknown; next: { name: string }[] };
+    assert.equal(decode.name, 'base64/decode');
+    assert.deepEqual(decode.io, { input: 'base64', output: 'text' });
+    const next = decode.next.map((step) => step.name);
+    assert.ok(next.includes('jwt-decoder/decode') && next.includes('hash-generator/hash'), next.join());
+    assert.ok(!next.some((name) => name.startsWith('recipes/')), 'a composite is never a step');
+    // jwt-decoder/decode hands on its payload, an object: no main input of a built-in takes one.
+    const jwtPage = dataBlock((await send(service.url, '/tools/jwt-decoder/decode', { method: 'GET' })).text) as { next: unknown[] };
+    assert.ok(Array.isArray(jwtPage.next));
+    const recipe = await send(service.url, '/tools/recipes/run', { method: 'GET' });
+    assert.equal(recipe.headers['content-security-policy'], TOOL_PAGES_CSP);
+    const data = JSON.parse(/<script type="application\/json" id="recipe-data">([^<]*)<\/script>/.exec(recipe.text)![1]!) as { path: string; operations: { name: string }[] };
+    assert.equal(data.path, '/v1/recipes/run');
+    assert.ok(data.operations.some((operation) => operation.name === 'jwt-decoder/decode'));
+    assert.doesNotMatch(recipe.text, /id="tool-data"/, 'not the generic form');
+    const list = (await send(service.url, '/', { method: 'GET' })).text;
+    assert.match(list, /<form id="identify"[^>]* data-path="\/v1\/recipes\/identify"/);
+  });
+
   it('keeps text from a manifest inert: escaped in HTML, unable to close the data block', () => {
     assert.equal(escapeHtml(`<img src=x onerror="a('b')">&`), '&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt;&amp;');
     const json = scriptJson({ summary: '</script><script>alert(1)</script>', line: '\u2028' });
@@ -68,6 +88,8 @@ describe('GET /tools/<group>/<operation>', () => {
       assert.equal(answer.headers['content-type'], type);
       assert.equal(answer.headers['cache-control'], 'public, max-age=3600');
       assert.ok(answer.text.length > 1000, `${path} is the bundle (npm run build), ${answer.text.length} bytes`);
+      // No framework: the whole script, recipes and identify included, stays under 100 KB.
+      if (path.endsWith('.js')) assert.ok(Buffer.byteLength(answer.text) <= 100_000, `${Buffer.byteLength(answer.text)} bytes of script`);
     }
     const head = await send(service.url, '/tools/qr-code-generator/create', { method: 'HEAD' });
     assert.equal(head.status, 200);

@@ -4,6 +4,7 @@
  * folder has its page the moment it is mounted.
  */
 import { fieldNames } from './shared/fields.js';
+import type { Io } from './shared/recipes.js';
 import { humanize, isRecord, type Json, type Schema } from './shared/schema.js';
 
 export interface ToolExample {
@@ -36,6 +37,8 @@ export interface Tool {
    * the worker pool at any size (`x-offload` is not `always`). docs/decisions.md ("The tool pages as tools") states the rule.
    */
   readonly live: boolean;
+  /** The manifest's main fields (the document's `x-io`): how recipes wire this operation. */
+  readonly io?: Io;
   /** What the list page's search matches: title, names, summaries, keywords, every field name, lower case. */
   readonly searchText: string;
 }
@@ -65,6 +68,11 @@ export interface Catalog {
 /** The SDK's categories (PLUGIN_CATEGORIES), in the list's order; a category not among them goes after. */
 const CATEGORY_ORDER = ['Encoding', 'Text', 'Developer', 'Security', 'Network', 'Dates and time', 'Numbers and money', 'Images and colour'];
 const OTHER = 'Other tools';
+/**
+ * The categories of the service's own groups, which no manifest describes: recipes (run, identify,
+ * saved recipes) is a reserved group, listed under its own heading after the plugins' categories.
+ */
+const SERVICE_CATEGORIES: Readonly<Record<string, string>> = { recipes: 'Recipes' };
 
 type Document = Record<string, unknown>;
 const record = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
@@ -91,6 +99,8 @@ function toolOf(path: string, post: Record<string, unknown>, tag: Tag): Tool | u
   const description = typeof post.description === 'string' ? post.description : undefined;
   const action = humanize(name);
   const live = !('502' in record(post.responses)) && post['x-deterministic'] !== false && post['x-offload'] !== 'always';
+  const declared = record(post['x-io']);
+  const io = { ...(typeof declared.input === 'string' ? { input: declared.input } : {}), ...(typeof declared.output === 'string' ? { output: declared.output } : {}) };
   const searchText = [tag.title, action, group, name, summary, tag.summary ?? '', ...tag.keywords, ...fieldNames(body)].join(' ').toLowerCase();
   return {
     group,
@@ -106,6 +116,7 @@ function toolOf(path: string, post: Record<string, unknown>, tag: Tag): Tool | u
     response: record(jsonContent(record(post.responses)['200']).schema) as Schema,
     examples,
     live,
+    ...(Object.keys(io).length > 0 ? { io } : {}),
     searchText,
   };
 }
@@ -116,7 +127,7 @@ function tagsOf(document: Document): Map<string, Tag> {
     tags.map((tag) => {
       const name = String(tag.name);
       const summary = typeof tag.description === 'string' ? tag.description : undefined;
-      return [name, { title: typeof tag['x-title'] === 'string' ? tag['x-title'] : humanize(name), ...(summary ? { summary } : {}), category: typeof tag['x-category'] === 'string' ? tag['x-category'] : OTHER, keywords: strings(tag['x-keywords']) }];
+      return [name, { title: typeof tag['x-title'] === 'string' ? tag['x-title'] : humanize(name), ...(summary ? { summary } : {}), category: typeof tag['x-category'] === 'string' ? tag['x-category'] : (Object.hasOwn(SERVICE_CATEGORIES, name) ? SERVICE_CATEGORIES[name]! : OTHER), keywords: strings(tag['x-keywords']) }];
     }),
   );
 }

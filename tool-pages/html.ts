@@ -5,6 +5,7 @@
  * holds).
  */
 import type { Catalog, Tool } from './catalog.js';
+import { linkTargets, RECIPE_PAGE, type RecipePageData, type StepChoice } from './recipe-data.js';
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => escapes[character]!);
@@ -42,6 +43,21 @@ ${main}
 
 const groupId = (group: string): string => `group-${escapeHtml(group)}`;
 
+const IDENTIFY_PAGE = '/tools/recipes/identify';
+
+/** The list page's "what is this?" box: the script sends the input to identify and links each candidate to its tool or recipe. */
+function identifyBox(catalog: Catalog): string {
+  return `<section class="identify" aria-labelledby="identify-heading">
+<h2 id="identify-heading">What is this?</h2>
+<form id="identify" novalidate aria-labelledby="identify-heading" data-path="/v1/recipes/identify" data-targets="${escapeHtml(JSON.stringify(linkTargets(catalog)))}">
+<label for="identify-input">Paste anything (a token, an encoded value, a date, a colour) to learn what it is and open the tool that reads it</label>
+<textarea id="identify-input" rows="2" spellcheck="false" autocomplete="off"></textarea>
+<div class="actions"><button type="submit" class="primary">Identify</button><p id="identify-status" class="status" role="status"></p></div>
+</form>
+<ol id="identify-results" class="candidates" aria-label="What the input may be" hidden></ol>
+</section>`;
+}
+
 /** GET /: every tool under its category, with a search box the script focuses; favourites and recent tools are filled in by the script. */
 export function listPage(catalog: Catalog): string {
   const count = catalog.groups.reduce((sum, group) => sum + group.tools.length, 0);
@@ -74,15 +90,28 @@ ${groups.join('\n')}
 <p id="search-hint" class="hint">Enter opens the first match.</p>
 <p id="search-status" role="status" aria-live="polite"></p>
 </div>
+${catalog.pages.has(IDENTIFY_PAGE) ? identifyBox(catalog) : ''}
 <section id="kept" class="kept" aria-label="Your tools" hidden></section>
 ${categories.join('\n')}`,
   );
 }
 
 /** GET /tools/<group>/<operation>: the tool's frame; tool-pages.js builds the form inside #tool. */
-export function toolPage(tool: Tool): string {
+export function toolPage(tool: Tool, next: readonly StepChoice[] = []): string {
   const description = tool.description ? `\n<details class="description"><summary>How it works</summary><p>${prose(tool.description)}</p></details>` : '';
-  const data = { path: tool.path, page: tool.page, title: `${tool.title}: ${tool.action.toLowerCase()}`, live: tool.live, body: tool.body, response: tool.response, examples: tool.examples };
+  const data = {
+    path: tool.path,
+    page: tool.page,
+    name: `${tool.group}/${tool.name}`,
+    title: `${tool.title}: ${tool.action.toLowerCase()}`,
+    live: tool.live,
+    body: tool.body,
+    response: tool.response,
+    examples: tool.examples,
+    ...(tool.io ? { io: tool.io } : {}),
+    // The operations "send this answer to…" offers (recipe-data.ts).
+    next,
+  };
   return layout(
     `${tool.title}: ${tool.action.toLowerCase()} · Toolshed`,
     `<nav aria-label="Breadcrumb" class="crumbs"><a href="/">Tools</a> › <a href="/#${groupId(tool.group)}">${escapeHtml(tool.title)}</a></nav>
@@ -91,6 +120,19 @@ export function toolPage(tool: Tool): string {
 <p class="meta"><code>POST ${escapeHtml(tool.path)}</code> · <a href="${escapeHtml(tool.reference)}">In the API reference</a></p>
 <div id="tool"><p class="needs-script">This page builds the tool's form with its script; the script did not run.</p></div>
 <script type="application/json" id="tool-data">${scriptJson(data)}</script>`,
+  );
+}
+
+/** GET /tools/recipes/run: the recipe page; tool-pages.js builds the steps, runs them and shares the recipe by address. */
+export function recipePage(tool: Tool, data: RecipePageData): string {
+  return layout(
+    'Recipe · Toolshed',
+    `<nav aria-label="Breadcrumb" class="crumbs"><a href="/">Tools</a> › <a href="/#${groupId(tool.group)}">${escapeHtml(tool.title)}</a></nav>
+<div class="title-row"><h1>Recipe</h1><div id="tool-actions" class="tool-actions"></div></div>
+<p class="lead">A chain of operations run by this service in one request: each step's answer feeds the next step's main field unless its body sets that field. Share a recipe by its link: the recipe and its input stay in the address's fragment, which the browser never sends.</p>
+<p class="meta"><code>POST ${escapeHtml(tool.path)}</code> · <a href="${escapeHtml(tool.reference)}">In the API reference</a></p>
+<div id="recipe"><p class="needs-script">This page builds the recipe with its script; the script did not run.</p></div>
+<script type="application/json" id="recipe-data">${scriptJson({ path: tool.path, page: RECIPE_PAGE, ...data })}</script>`,
   );
 }
 

@@ -9,7 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Middleware } from 'koa';
 import { catalogOf } from './catalog.js';
 import type { Catalog, Tool } from './catalog.js';
-import { disabledPage, listPage, notFoundPage, toolPage } from './html.js';
+import { disabledPage, listPage, notFoundPage, recipePage, toolPage } from './html.js';
+import { nextSteps, RECIPE_PAGE, recipePageData } from './recipe-data.js';
 
 /** The policy of every page and file: only this service's own script, style and requests; images also from data: URLs (the SVG answers). */
 export const TOOL_PAGES_CSP =
@@ -42,7 +43,12 @@ function assetsOf(catalog: Catalog): ReadonlyMap<string, Asset> {
     bundledFile('tool-pages.js', 'text/javascript; charset=utf-8'),
     bundledFile('tool-pages.css', 'text/css; charset=utf-8'),
   ]);
-  for (const [page, tool] of catalog.pages) assets.set(page, { type: HTML, body: Buffer.from(toolPage(tool)) });
+  // Without the recipe runner (a kernel served alone) no page offers to send an answer on.
+  const recipes = catalog.pages.get(RECIPE_PAGE);
+  for (const [page, tool] of catalog.pages) {
+    const html = tool === recipes ? recipePage(tool, recipePageData(catalog)) : toolPage(tool, recipes ? nextSteps(tool, catalog) : []);
+    assets.set(page, { type: HTML, body: Buffer.from(html) });
+  }
   return assets;
 }
 

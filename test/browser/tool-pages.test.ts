@@ -125,8 +125,7 @@ describe('the tool pages in a browser', () => {
     assert.deepEqual(await found('no such tool'), []);
     assert.equal(await page.locator('#search-status').innerText(), 'No tool matches.');
     assert.equal(await page.locator('section.group:visible').count(), 0);
-    // Every operation the executor serves has its page: the plugins' and the recipes'.
-    assert.equal((await found('')).length, service.host.executor.operations().length);
+    assert.equal((await found('')).length, service.host.executor.operations().length, 'every operation the executor serves, recipes included');
   });
 
   it('shows a QR answer as an image that decodes to the text', async () => {

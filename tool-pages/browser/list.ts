@@ -1,7 +1,7 @@
 /**
  * The list page: the search (focused on load; every word must match a tool's title, names,
  * summaries, keywords or field names; Enter opens the first match) and the person's favourite and
- * recent tools, kept in this browser. Where an "identify this input" box would go: beside the search.
+ * recent tools, kept in this browser. The "What is this?" box below the search is identify.ts.
  */
 import { h } from './dom.js';
 import { favourites, recentTools, type KeptTool } from './store.js';

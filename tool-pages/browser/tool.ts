@@ -4,27 +4,34 @@
  * Live answers spend no more than typing would: they wait for a pause, skip an unchanged or
  * incomplete input, and stop while few requests are left for this address (RateLimit-Remaining).
  * A failed run clears the old answer and marks the field it is about. The filled form goes into
- * the address and this browser's storage. The answer's actions (its Copy button) sit in one row,
- * where "send this answer to…" can join them.
+ * the address and this browser's storage. The answer's actions sit in one row: its Copy button and
+ * "send this answer to…" (send-to.ts), which starts a recipe from this run.
  */
 import { viewOf } from '../shared/answers.js';
 import { formOf, mainField } from '../shared/fields.js';
 import { problemOf, type Problem } from '../shared/problems.js';
+import type { Io } from '../shared/recipes.js';
 import { isRecord, type Json, type Schema } from '../shared/schema.js';
 import { answerText, highlighted, render } from './answer.js';
 import { copyButton, copyText, h } from './dom.js';
 import { controlOf, FieldError, filesRead } from './form.js';
 import { FieldMarks } from './marks.js';
+import { sendControl, type SendTarget } from './send-to.js';
 import { addressWith, inputFromAddress, isFavourite, keepInput, lastInput, noteRecent, setFavourite, showInAddress } from './store.js';
 
 export interface ToolData {
   readonly path: string;
   readonly page: string;
+  /** `group/operation`. */
+  readonly name: string;
   readonly title: string;
   readonly live: boolean;
   readonly body: Schema;
   readonly response: Schema;
   readonly examples: readonly { title: string; body: Json }[];
+  readonly io?: Io;
+  /** What "send this answer to…" offers: operations whose main input takes this one's main output. */
+  readonly next: readonly SendTarget[];
 }
 
 /** How long typing must pause before a live answer is asked for. */
@@ -114,7 +121,7 @@ export function toolPage(holder: HTMLElement, tool: ToolData): void {
     const view = viewOf(tool.response, json);
     const found = matchesIn(body, json);
     output.replaceChildren(...(found ? [highlighted(found.text, found.matches)] : []), h('div', { class: 'view' }, render(view, 'Answer', { fileName })), rawJson(json));
-    answerActions.replaceChildren(copyButton(() => answerText(view), 'the answer'));
+    answerActions.replaceChildren(copyButton(() => answerText(view), 'the answer'), sendControl(tool.name, tool.io, tool.next ?? [], body) ?? '');
     answer.hidden = false;
     placeholder.hidden = true;
   };

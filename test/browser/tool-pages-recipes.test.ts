@@ -1,0 +1,202 @@
+// Recipes in the tool pages (issue 40), in Debian's chromium: the "What is this?" box on / naming a
+// pasted JWT and a Base64-wrapped one and linking to the tool or the recipe; "send this answer to…"
+// from base64/decode to jwt-decoder/decode giving a recipe page whose run decodes the token; a
+// recipe built step by step with the search, its mistakes marked; a shared recipe link reopening
+// the recipe filled with its answer; and the pages axe-core clean and inside the window, light and
+// dark, at 1280 and 390 px. Every wait is on a condition, never a fixed sleep.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium, startServiceWithFakeUpstreams } from '../support/browser.js';
+import type { TestService } from '../support/service.js';
+
+// The callbacks handed to page.evaluate run in the page; this file is compiled without the DOM library.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const document: any;
+declare const window: any;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+// Header {"alg":"HS256"}, payload {"sub":"42","exp":1700000000} (2023-11-14T22:13:20Z), signature "sig".
+const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiIsImV4cCI6MTcwMDAwMDAwMH0.c2ln';
+const WRAPPED = Buffer.from(JWT).toString('base64');
+const PAYLOAD = { sub: '42', exp: 1700000000 };
+
+let service: TestService;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const posted: { path: string; body: string }[] = [];
+const thrown: string[] = [];
+
+before(async () => {
+  service = await startServiceWithFakeUpstreams();
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(60_000);
+  page.on('request', (request) => {
+    if (request.method() === 'POST') posted.push({ path: new URL(request.url()).pathname, body: request.postData() ?? '' });
+  });
+  page.on('pageerror', (error) => thrown.push(error.message));
+});
+after(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+const sentTo = (path: string): unknown[] => posted.filter((entry) => entry.path === path).map((entry) => JSON.parse(entry.body) as unknown);
+/** The answer of the recipe page's last step, as its raw JSON block shows it. */
+const lastAnswer = async (target: Page): Promise<unknown> => JSON.parse((await target.locator('.answer > .answer-body > details.raw pre').textContent()) ?? 'null') as unknown;
+
+async function axeProblems(target: Page): Promise<string[]> {
+  await target.evaluate(axeSource);
+  const results = await target.evaluate(() => (window as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] }));
+  return results.violations.filter((entry) => entry.impact === 'serious' || entry.impact === 'critical').map((entry) => `${entry.id}: ${entry.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/** Identify `text` from the box on /, asked by a paste (the event alone: the clipboard is not the page's) or Ctrl+Enter. */
+async function identify(text: string, how: 'paste' | 'keys'): Promise<{ titles: string[]; links: string[] }> {
+  await page.goto(`${service.url}/`);
+  const box = page.getByLabel(/^Paste anything/);
+  await box.fill(text);
+  const before = sentTo('/v1/recipes/identify').length;
+  if (how === 'paste') await box.dispatchEvent('paste');
+  else await box.press('Control+Enter');
+  await page.locator('#identify-results li').first().waitFor();
+  assert.equal(sentTo('/v1/recipes/identify').length, before + 1, 'one request');
+  await page.locator('#identify-results li').first().waitFor();
+  return {
+    titles: await page.locator('#identify-results .candidate-title strong').allTextContents(),
+    links: await page.locator('#identify-results a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? '')),
+  };
+}
+
+describe('recipes in the tool pages', () => {
+  it('names a pasted JWT and opens the JWT decoder with it filled and answered', async () => {
+    const { titles, links } = await identify(JWT, 'keys');
+    assert.equal(titles[0], 'JSON Web Token');
+    assert.match(await page.locator('#identify-results .confidence').first().innerText(), /^(Almost certainly|Probably) \(\d+ % sure\)$/);
+    assert.equal(links[0], `/tools/jwt-decoder/decode#input=${encodeURIComponent(JSON.stringify({ token: JWT }))}`);
+    assert.deepEqual(sentTo('/v1/recipes/identify').pop(), { input: JWT });
+    await page.locator('#identify-results a').first().click();
+    await page.waitForURL(/\/tools\/jwt-decoder\/decode#input=/);
+    await page.locator('.answer:not([hidden])').waitFor();
+    assert.equal(await page.getByRole('textbox', { name: /^Token\b/ }).inputValue(), JWT);
+    const answer = JSON.parse((await page.locator('.answer details.raw pre').textContent()) ?? 'null') as { payload: unknown };
+    assert.deepEqual(answer.payload, PAYLOAD);
+  });
+
+  it('names a Base64-wrapped JWT as two layers and opens the recipe page, which runs it', async () => {
+    const { titles, links } = await identify(WRAPPED, 'paste');
+    assert.equal(titles[0], 'Base64 → JSON Web Token');
+    assert.ok(links[0]!.startsWith('/tools/recipes/run#recipe='), links[0]);
+    await page.locator('#identify-results a').first().click();
+    await page.locator('.answer:not([hidden])').waitFor();
+    assert.equal(await page.getByRole('textbox', { name: 'Input' }).inputValue(), WRAPPED);
+    assert.deepEqual(await page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: decode', 'Step 2: JWT decoder: decode']);
+    assert.deepEqual((await lastAnswer(page) as { payload: unknown }).payload, PAYLOAD);
+    assert.deepEqual(sentTo('/v1/recipes/run').pop(), { input: WRAPPED, steps: [{ operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }], keep: 'all' });
+  });
+
+  it('sends base64/decode\'s answer to jwt-decoder/decode: the recipe page runs both and shows each answer', async () => {
+    await page.goto(`${service.url}/tools/base64/decode`);
+    await page.getByRole('textbox', { name: /^Base64\b/ }).fill(WRAPPED);
+    await page.locator('button[type=submit]').click();
+    await page.locator('.answer:not([hidden])').waitFor();
+    const choice = page.getByLabel('Send this answer to…');
+    const offered = await choice.locator('option').allTextContents();
+    assert.ok(offered.includes('JWT decoder: decode') && !offered.some((label) => /recipe/i.test(label)), offered.join());
+    await choice.selectOption('jwt-decoder/decode');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.waitForURL(/\/tools\/recipes\/run#recipe=/);
+    await page.locator('.answer:not([hidden])').waitFor();
+    assert.deepEqual(await page.locator('.step-answer h3').allTextContents(), ['Step 1: Base64 encoder: decode', 'Step 2: JWT decoder: decode']);
+    assert.match(await page.locator('.step-answer').first().innerText(), new RegExp(JWT.replace(/\./g, '\\.')));
+    assert.deepEqual((await lastAnswer(page) as { payload: unknown }).payload, PAYLOAD);
+  });
+
+  it('builds a recipe from the search, marks a body that is not JSON, and a shared link reopens it filled with its answer', async () => {
+    await page.goto(`${service.url}/tools/recipes/run`);
+    await page.getByRole('textbox', { name: 'Input' }).fill('Hello');
+    const search = page.getByLabel('Add a step: search the operations');
+    // A word of the label finds the operation; Enter adds it.
+    await search.fill('base64 encode');
+    await search.press('Enter');
+    await search.fill('hash-generator/hash');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    assert.deepEqual(await page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: encode', 'Step 2: Hash generator: hash']);
+    // A third step, moved up, then removed: the order follows, and the focus stays in the steps.
+    await search.fill('jwt decode');
+    await search.press('Enter');
+    await page.getByRole('button', { name: 'Move up: step 3, JWT decoder: decode' }).click();
+    assert.deepEqual(await page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: encode', 'Step 2: JWT decoder: decode', 'Step 3: Hash generator: hash']);
+    await page.getByRole('button', { name: 'Remove: step 2, JWT decoder: decode' }).click();
+    assert.deepEqual(await page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: encode', 'Step 2: Hash generator: hash']);
+    const body = page.getByLabel('Body of step 2 (JSON object; may be left empty)');
+    // The service refuses an unknown algorithm before anything runs (400 naming /steps/1/body/…): step 2 is marked.
+    await body.fill('{"algorithms": ["SHA-999"]}');
+    await body.press('Control+Enter');
+    await page.locator('.status.problem').waitFor();
+    assert.equal(await body.getAttribute('aria-invalid'), 'true');
+    assert.match(await page.locator('.step .field-error:not([hidden])').innerText(), /^Step 2/);
+    assert.equal(await page.getByRole('textbox', { name: 'Input' }).getAttribute('aria-invalid'), null);
+    await body.fill('{"algorithms": ["SHA-256"');
+    await body.press('Control+Enter');
+    await page.locator('.status.problem').waitFor();
+    assert.equal(await body.getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'TEXTAREA', 'the marked body has the focus');
+    await body.fill('{"algorithms": ["SHA-256"]}');
+    await body.press('Control+Enter');
+    await page.locator('.status', { hasText: 'Done.' }).waitFor();
+    // base64("Hello") = "SGVsbG8="; SHA-256("SGVsbG8=") by `printf %s SGVsbG8= | sha256sum`.
+    assert.deepEqual(await lastAnswer(page), { hashes: { 'SHA-256': '50e7ab41c843a6b034d6d1d3bff2bbd7ac3e693e857075f6a2035b39fca88588' } });
+    const link = page.url();
+    assert.match(link, /#recipe=/);
+    const other = await context.newPage();
+    try {
+      await other.goto(link);
+      await other.locator('.answer:not([hidden])').waitFor();
+      assert.equal(await other.getByRole('textbox', { name: 'Input' }).inputValue(), 'Hello');
+      assert.equal(await other.getByLabel('Body of step 2 (JSON object; may be left empty)').inputValue(), '{"algorithms":["SHA-256"]}');
+      assert.deepEqual(await lastAnswer(other), await lastAnswer(page));
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('stays axe-core clean and inside the window, light and dark, at 1280 and 390 px', async () => {
+    const problems: string[] = [];
+    const recipe = `/tools/recipes/run#recipe=${encodeURIComponent(JSON.stringify({ input: WRAPPED, steps: [{ operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }] }))}`;
+    for (const width of [1280, 390]) {
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const path of ['/', recipe, '/tools/base64/decode']) {
+          await page.goto(`${service.url}${path}`);
+          if (path === '/') {
+            await page.getByLabel(/^Paste anything/).fill(WRAPPED);
+            await page.getByRole('button', { name: 'Identify' }).click();
+            await page.locator('#identify-results li').first().waitFor();
+          } else if (path === recipe) await page.locator('.answer:not([hidden])').waitFor();
+          else {
+            await page.getByRole('textbox', { name: /^Base64\b/ }).fill(WRAPPED);
+            await page.locator('button[type=submit]').click();
+            await page.locator('.send-to').waitFor();
+          }
+          const where = `${width} ${scheme} ${path.slice(0, 30)}`;
+          problems.push(...(await axeProblems(page)).map((text) => `${where}: ${text}`));
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          if (overflow > 0) problems.push(`${where}: ${overflow} px wider than the window`);
+        }
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    assert.deepEqual(problems, []);
+    assert.deepEqual(thrown, []);
+  });
+});
