@@ -134,11 +134,13 @@ describe('the service under Node\'s permission model (the launch line of docs/wr
   it('denies a contained plugin file writes and child processes, and the built-ins still answer', async () => {
     // Node 20 names it --experimental-permission; Node 22.13 and 23.5 onwards, --permission.
     const flag = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
+    // Node 26's model also restricts the network unless allowed (Node 20's has no such flag): the service listens.
+    const network = process.allowedNodeEnvironmentFlags.has('--allow-net') ? ['--allow-net'] : [];
     const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-permission-'));
     const config = path.join(dir, 'config.yaml');
     await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(isolatedPlugins)}]\noperations:\n  warmUp: false\n`);
     const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
-    const child = spawn(process.execPath, [flag, '--allow-fs-read=*', '--allow-worker', bin, 'serve'], {
+    const child = spawn(process.execPath, [flag, '--allow-fs-read=*', '--allow-worker', ...network, bin, 'serve'], {
       env: { PATH: process.env.PATH, TOOLSHED_CONFIG: config, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
