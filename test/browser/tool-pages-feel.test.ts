@@ -6,10 +6,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, startServiceWithFakeUpstreams } from '../support/browser.js';
-import type { TestService } from '../support/service.js';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { pageSession } from '../support/browser.js';
 
 // The callbacks handed to page.evaluate run in the page; this file is compiled without the DOM library.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -19,32 +18,11 @@ declare const window: any;
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-let service: TestService;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-/** Every POST body the page sent, by API path. */
-const posted: { path: string; body: string }[] = [];
-const thrown: string[] = [];
-
-before(async () => {
-  service = await startServiceWithFakeUpstreams();
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(60_000);
-  page.on('request', (request) => {
-    if (request.method() === 'POST') posted.push({ path: new URL(request.url()).pathname, body: request.postData() ?? '' });
-  });
-  page.on('pageerror', (error) => thrown.push(error.message));
-});
-after(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+const session = pageSession();
+const { posted, thrown } = session;
 
 const sentTo = (path: string): string[] => posted.filter((entry) => entry.path === path).map((entry) => entry.body);
-const focused = (): Promise<string> => page.evaluate(() => `${document.activeElement?.tagName ?? ''}#${document.activeElement?.id ?? ''}`);
+const focused = (): Promise<string> => session.page.evaluate(() => `${document.activeElement?.tagName ?? ''}#${document.activeElement?.id ?? ''}`);
 
 async function axeProblems(target: Page): Promise<string[]> {
   await target.evaluate(axeSource);
@@ -54,136 +32,136 @@ async function axeProblems(target: Page): Promise<string[]> {
 
 describe('the tool pages used as tools', () => {
   it('answers as you type, after a pause, with one request for a quickly typed word', async () => {
-    await page.goto(`${service.url}/tools/base64/encode`);
+    await session.page.goto(`${session.service.url}/tools/base64/encode`);
     const before = sentTo('/v1/base64/encode').length;
-    await page.getByRole('textbox', { name: /^Text\b/ }).pressSequentially('hello');
+    await session.page.getByRole('textbox', { name: /^Text\b/ }).pressSequentially('hello');
     // RFC 4648 §10: BASE64("hello") is not listed; "hel" → "aGVs", "lo" → "bG8=": aGVsbG8=.
-    await page.locator('.answer .view', { hasText: 'aGVsbG8=' }).waitFor();
+    await session.page.locator('.answer .view', { hasText: 'aGVsbG8=' }).waitFor();
     const sent = sentTo('/v1/base64/encode').slice(before);
     assert.ok(sent.length >= 1 && sent.length <= 5, `${sent.length} requests for 5 keystrokes`);
     assert.equal(JSON.parse(sent[sent.length - 1]!).text, 'hello');
-    assert.equal(await page.locator('button[type=submit]').count(), 1);
-    assert.match(await page.locator('.budget').innerText(), /^\d[\d,]* of \d[\d,]* requests left for this address/);
+    assert.equal(await session.page.locator('button[type=submit]').count(), 1);
+    assert.match(await session.page.locator('.budget').innerText(), /^\d[\d,]* of \d[\d,]* requests left for this address/);
   });
 
   it('runs on Ctrl+Enter from a field and keeps the focus there; Run keeps it on the button', async () => {
     // uuid-generator generate is random, so it answers on request only: typing sends nothing.
-    await page.goto(`${service.url}/tools/uuid-generator/generate`);
-    const field = page.getByRole('spinbutton', { name: /^Count\b/ });
+    await session.page.goto(`${session.service.url}/tools/uuid-generator/generate`);
+    const field = session.page.getByRole('spinbutton', { name: /^Count\b/ });
     await field.fill('3');
     const id = await field.getAttribute('id');
     await field.press('Control+Enter');
-    await page.locator('.answer:not([hidden])').waitFor();
+    await session.page.locator('.answer:not([hidden])').waitFor();
     assert.equal(sentTo('/v1/uuid-generator/generate').length, 1, 'one request, from Ctrl+Enter');
     assert.deepEqual(JSON.parse(sentTo('/v1/uuid-generator/generate')[0]!).count, 3);
-    assert.equal((await page.locator('.answer .view li').allTextContents()).filter((text) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/.test(text)).length, 3);
+    assert.equal((await session.page.locator('.answer .view li').allTextContents()).filter((text) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/.test(text)).length, 3);
     assert.ok((await focused()).endsWith(`#${id}`), 'the field keeps the focus');
-    await page.locator('button[type=submit]').click();
-    await page.waitForFunction(() => document.querySelectorAll('.answer .view li').length === 3 && document.querySelector('.status')?.textContent === 'Done.');
+    await session.page.locator('button[type=submit]').click();
+    await session.page.waitForFunction(() => document.querySelectorAll('.answer .view li').length === 3 && document.querySelector('.status')?.textContent === 'Done.');
     assert.equal(sentTo('/v1/uuid-generator/generate').length, 2);
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('type')), 'submit');
+    assert.equal(await session.page.evaluate(() => document.activeElement?.getAttribute('type')), 'submit');
   });
 
   it('clears the old answer after an error and marks the main field in plain words', async () => {
-    await page.goto(`${service.url}/tools/base64/decode`);
-    const text = page.getByRole('textbox', { name: /^Base64\b/ });
+    await session.page.goto(`${session.service.url}/tools/base64/decode`);
+    const text = session.page.getByRole('textbox', { name: /^Base64\b/ });
     await text.fill('aGk=');
     await text.press('Control+Enter');
-    await page.locator('.answer .view', { hasText: 'hi' }).waitFor();
+    await session.page.locator('.answer .view', { hasText: 'hi' }).waitFor();
     await text.fill('a');
     await text.press('Control+Enter');
-    await page.locator('.status.problem').waitFor();
-    assert.equal(await page.locator('.answer').isHidden(), true, 'the old answer is gone');
+    await session.page.locator('.status.problem').waitFor();
+    assert.equal(await session.page.locator('.answer').isHidden(), true, 'the old answer is gone');
     assert.equal(await text.getAttribute('aria-invalid'), 'true');
-    const message = await page.locator('.field-error:not([hidden])').innerText();
+    const message = await session.page.locator('.field-error:not([hidden])').innerText();
     assert.ok(message.length > 10 && !/must not|schema|\/text/.test(message), message);
   });
 
   it('puts the filled form in a link that reopens the tool filled and answered, and keeps it for the next visit', async () => {
-    await page.goto(`${service.url}/tools/number-base-converter/convert`);
-    await page.locator('button.example').first().click();
-    await page.locator('.answer:not([hidden])').waitFor();
-    await page.waitForFunction(() => window.location.hash.startsWith('#input='));
-    const link = page.url();
-    const answer = await page.locator('.answer details.raw pre').textContent();
-    const other = await context.newPage();
+    await session.page.goto(`${session.service.url}/tools/number-base-converter/convert`);
+    await session.page.locator('button.example').first().click();
+    await session.page.locator('.answer:not([hidden])').waitFor();
+    await session.page.waitForFunction(() => window.location.hash.startsWith('#input='));
+    const link = session.page.url();
+    const answer = await session.page.locator('.answer details.raw pre').textContent();
+    const other = await session.context.newPage();
     try {
       await other.goto(link);
       await other.locator('.answer:not([hidden])').waitFor();
       assert.equal(await other.locator('.answer details.raw pre').textContent(), answer);
       // The same input, kept in this browser, fills the page opened without the link.
-      await other.goto(`${service.url}/tools/number-base-converter/convert`);
+      await other.goto(`${session.service.url}/tools/number-base-converter/convert`);
       await other.locator('.status', { hasText: 'Your last input is back.' }).waitFor();
       assert.equal(await other.evaluate(() => window.location.hash), '');
     } finally {
       await other.close();
     }
-    await page.locator('button.favourite').click();
-    await page.goto(`${service.url}/`);
-    const kept = await page.locator('#kept a').evaluateAll((links) => links.map((link) => (link as { textContent: string }).textContent));
+    await session.page.locator('button.favourite').click();
+    await session.page.goto(`${session.service.url}/`);
+    const kept = await session.page.locator('#kept a').evaluateAll((links) => links.map((link) => (link as { textContent: string }).textContent));
     assert.ok(kept.includes('Number bases: convert'), JSON.stringify(kept));
   });
 
   it('gives colour fields a picker that writes the text, and colour answers swatches', async () => {
-    await page.goto(`${service.url}/tools/color-converter/contrast`);
-    assert.equal(await page.locator('input[type=color]').count(), 2);
-    await page.getByLabel('Pick foreground').fill('#00ff00');
-    assert.equal(await page.getByRole('textbox', { name: /^Foreground\b/ }).inputValue(), '#00ff00');
-    await page.goto(`${service.url}/tools/color-converter/convert`);
-    await page.getByRole('textbox', { name: /^Color\b/ }).fill('rebeccapurple');
+    await session.page.goto(`${session.service.url}/tools/color-converter/contrast`);
+    assert.equal(await session.page.locator('input[type=color]').count(), 2);
+    await session.page.getByLabel('Pick foreground').fill('#00ff00');
+    assert.equal(await session.page.getByRole('textbox', { name: /^Foreground\b/ }).inputValue(), '#00ff00');
+    await session.page.goto(`${session.service.url}/tools/color-converter/convert`);
+    await session.page.getByRole('textbox', { name: /^Color\b/ }).fill('rebeccapurple');
     // CSS Color 4: rebeccapurple is #663399; the picker follows the typed name.
-    assert.equal(await page.getByLabel('Pick color').inputValue(), '#663399');
-    await page.getByRole('checkbox', { name: 'Scale' }).check();
-    await page.locator('button[type=submit]').click();
-    await page.locator('.answer:not([hidden])').waitFor();
+    assert.equal(await session.page.getByLabel('Pick color').inputValue(), '#663399');
+    await session.page.getByRole('checkbox', { name: 'Scale' }).check();
+    await session.page.locator('button[type=submit]').click();
+    await session.page.locator('.answer:not([hidden])').waitFor();
     // Each answer the browser reads as a CSS colour (hex, rgb, hsl, oklch; not hsv or cmyk), and the 12 tints and shades.
-    assert.equal(await page.locator('.answer .swatch').count(), 4 + 12);
+    assert.equal(await session.page.locator('.answer .swatch').count(), 4 + 12);
   });
 
   it('highlights the matches of a pattern in the text', async () => {
-    await page.goto(`${service.url}/tools/regex-tester/test`);
-    await page.getByRole('textbox', { name: /^Pattern\b/ }).fill('o+');
-    await page.getByRole('textbox', { name: /^Text\b/ }).fill('foo boo bar');
-    await page.locator('button[type=submit]').click();
-    await page.locator('.highlight mark').first().waitFor();
-    assert.deepEqual(await page.locator('.highlight mark').allTextContents(), ['oo', 'oo']);
+    await session.page.goto(`${session.service.url}/tools/regex-tester/test`);
+    await session.page.getByRole('textbox', { name: /^Pattern\b/ }).fill('o+');
+    await session.page.getByRole('textbox', { name: /^Text\b/ }).fill('foo boo bar');
+    await session.page.locator('button[type=submit]').click();
+    await session.page.locator('.highlight mark').first().waitFor();
+    assert.deepEqual(await session.page.locator('.highlight mark').allTextContents(), ['oo', 'oo']);
   });
 
   it('lists the tools in categories with human titles; search finds sha256, epoch, cidr, hex; Enter opens the first', async () => {
-    await page.goto(`${service.url}/`);
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'search', 'the search box has the focus');
-    const categories = await page.locator('section.category > h2').allTextContents();
+    await session.page.goto(`${session.service.url}/`);
+    assert.equal(await session.page.evaluate(() => document.activeElement?.id), 'search', 'the search box has the focus');
+    const categories = await session.page.locator('section.category > h2').allTextContents();
     // The service's own recipes group after the plugins' categories.
     assert.deepEqual(categories, ['Encoding', 'Text', 'Developer', 'Security', 'Network', 'Dates and time', 'Numbers and money', 'Images and colour', 'Recipes']);
-    assert.equal(await page.locator('#group-jwt-decoder h3').innerText(), 'JWT decoder');
+    assert.equal(await session.page.locator('#group-jwt-decoder h3').innerText(), 'JWT decoder');
     const found = async (query: string): Promise<string[]> => {
-      await page.locator('#search').fill(query);
-      return page.locator('li[data-search]:visible a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+      await session.page.locator('#search').fill(query);
+      return session.page.locator('li[data-search]:visible a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
     };
     assert.deepEqual(await found('sha256'), ['/tools/hash-generator/hash']);
     assert.deepEqual(await found('epoch'), ['/tools/timestamp-converter/convert']);
     assert.deepEqual(await found('cidr'), ['/tools/subnet-calculator/calculate']);
     assert.ok((await found('hex')).includes('/tools/number-base-converter/convert'));
     await found('epoch');
-    await page.locator('#search').press('Enter');
-    await page.waitForURL(`${service.url}/tools/timestamp-converter/convert`);
+    await session.page.locator('#search').press('Enter');
+    await session.page.waitForURL(`${session.service.url}/tools/timestamp-converter/convert`);
   });
 
   it('stays axe-core clean and inside the window, light and dark, at 1280 and 390 px', async () => {
     const problems: string[] = [];
     for (const width of [1280, 390]) {
       for (const scheme of ['light', 'dark'] as const) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.emulateMedia({ colorScheme: scheme });
+        await session.page.setViewportSize({ width, height: 900 });
+        await session.page.emulateMedia({ colorScheme: scheme });
         for (const path of ['/', '/tools/color-converter/convert', '/tools/regex-tester/test', '/tools/jwt-decoder/decode', '/tools/no-such-tool']) {
-          await page.goto(`${service.url}${path}`);
+          await session.page.goto(`${session.service.url}${path}`);
           if (path !== '/' && path !== '/tools/no-such-tool') {
-            await page.locator('button.example').first().click();
-            await page.locator('button[type=submit]').click();
-            await page.locator('.answer:not([hidden])').waitFor();
+            await session.page.locator('button.example').first().click();
+            await session.page.locator('button[type=submit]').click();
+            await session.page.locator('.answer:not([hidden])').waitFor();
           }
-          problems.push(...(await axeProblems(page)).map((text) => `${width} ${scheme} ${path}: ${text}`));
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          problems.push(...(await axeProblems(session.page)).map((text) => `${width} ${scheme} ${path}: ${text}`));
+          const overflow = await session.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           if (overflow > 0) problems.push(`${width} ${scheme} ${path}: ${overflow} px wider than the window`);
         }
       }

@@ -7,10 +7,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, startServiceWithFakeUpstreams } from '../support/browser.js';
-import type { TestService } from '../support/service.js';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { pageSession } from '../support/browser.js';
 
 // The callbacks handed to page.evaluate run in the page; this file is compiled without the DOM library.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -25,28 +24,8 @@ const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiIsImV4cCI6MTcwMDAwMDAwMH0.c2ln';
 const WRAPPED = Buffer.from(JWT).toString('base64');
 const PAYLOAD = { sub: '42', exp: 1700000000 };
 
-let service: TestService;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-const posted: { path: string; body: string }[] = [];
-const thrown: string[] = [];
-
-before(async () => {
-  service = await startServiceWithFakeUpstreams();
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(60_000);
-  page.on('request', (request) => {
-    if (request.method() === 'POST') posted.push({ path: new URL(request.url()).pathname, body: request.postData() ?? '' });
-  });
-  page.on('pageerror', (error) => thrown.push(error.message));
-});
-after(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+const session = pageSession();
+const { posted, thrown } = session;
 
 const sentTo = (path: string): unknown[] => posted.filter((entry) => entry.path === path).map((entry) => JSON.parse(entry.body) as unknown);
 /** The answer of the recipe page's last step, as its raw JSON block shows it. */
@@ -60,18 +39,18 @@ async function axeProblems(target: Page): Promise<string[]> {
 
 /** Identify `text` from the box on /, asked by a paste (the event alone: the clipboard is not the page's) or Ctrl+Enter. */
 async function identify(text: string, how: 'paste' | 'keys'): Promise<{ titles: string[]; links: string[] }> {
-  await page.goto(`${service.url}/`);
-  const box = page.getByLabel(/^Paste anything/);
+  await session.page.goto(`${session.service.url}/`);
+  const box = session.page.getByLabel(/^Paste anything/);
   await box.fill(text);
   const before = sentTo('/v1/recipes/identify').length;
   if (how === 'paste') await box.dispatchEvent('paste');
   else await box.press('Control+Enter');
-  await page.locator('#identify-results li').first().waitFor();
+  await session.page.locator('#identify-results li').first().waitFor();
   assert.equal(sentTo('/v1/recipes/identify').length, before + 1, 'one request');
-  await page.locator('#identify-results li').first().waitFor();
+  await session.page.locator('#identify-results li').first().waitFor();
   return {
-    titles: await page.locator('#identify-results .candidate-title strong').allTextContents(),
-    links: await page.locator('#identify-results a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? '')),
+    titles: await session.page.locator('#identify-results .candidate-title strong').allTextContents(),
+    links: await session.page.locator('#identify-results a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? '')),
   };
 }
 
@@ -79,14 +58,14 @@ describe('recipes in the tool pages', () => {
   it('names a pasted JWT and opens the JWT decoder with it filled and answered', async () => {
     const { titles, links } = await identify(JWT, 'keys');
     assert.equal(titles[0], 'JSON Web Token');
-    assert.match(await page.locator('#identify-results .confidence').first().innerText(), /^(Almost certainly|Probably) \(\d+ % sure\)$/);
+    assert.match(await session.page.locator('#identify-results .confidence').first().innerText(), /^(Almost certainly|Probably) \(\d+ % sure\)$/);
     assert.equal(links[0], `/tools/jwt-decoder/decode#input=${encodeURIComponent(JSON.stringify({ token: JWT }))}`);
     assert.deepEqual(sentTo('/v1/recipes/identify').pop(), { input: JWT });
-    await page.locator('#identify-results a').first().click();
-    await page.waitForURL(/\/tools\/jwt-decoder\/decode#input=/);
-    await page.locator('.answer:not([hidden])').waitFor();
-    assert.equal(await page.getByRole('textbox', { name: /^Token\b/ }).inputValue(), JWT);
-    const answer = JSON.parse((await page.locator('.answer details.raw pre').textContent()) ?? 'null') as { payload: unknown };
+    await session.page.locator('#identify-results a').first().click();
+    await session.page.waitForURL(/\/tools\/jwt-decoder\/decode#input=/);
+    await session.page.locator('.answer:not([hidden])').waitFor();
+    assert.equal(await session.page.getByRole('textbox', { name: /^Token\b/ }).inputValue(), JWT);
+    const answer = JSON.parse((await session.page.locator('.answer details.raw pre').textContent()) ?? 'null') as { payload: unknown };
     assert.deepEqual(answer.payload, PAYLOAD);
   });
 
@@ -94,75 +73,75 @@ describe('recipes in the tool pages', () => {
     const { titles, links } = await identify(WRAPPED, 'paste');
     assert.equal(titles[0], 'Base64 → JSON Web Token');
     assert.ok(links[0]!.startsWith('/tools/recipes/run#recipe='), links[0]);
-    await page.locator('#identify-results a').first().click();
-    await page.locator('.answer:not([hidden])').waitFor();
-    assert.equal(await page.getByRole('textbox', { name: 'Input' }).inputValue(), WRAPPED);
-    assert.deepEqual(await page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: decode', 'Step 2: JWT decoder: decode']);
-    assert.deepEqual((await lastAnswer(page) as { payload: unknown }).payload, PAYLOAD);
+    await session.page.locator('#identify-results a').first().click();
+    await session.page.locator('.answer:not([hidden])').waitFor();
+    assert.equal(await session.page.getByRole('textbox', { name: 'Input' }).inputValue(), WRAPPED);
+    assert.deepEqual(await session.page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: decode', 'Step 2: JWT decoder: decode']);
+    assert.deepEqual((await lastAnswer(session.page) as { payload: unknown }).payload, PAYLOAD);
     assert.deepEqual(sentTo('/v1/recipes/run').pop(), { input: WRAPPED, steps: [{ operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }], keep: 'all' });
   });
 
   it('sends base64/decode\'s answer to jwt-decoder/decode: the recipe page runs both and shows each answer', async () => {
-    await page.goto(`${service.url}/tools/base64/decode`);
-    await page.getByRole('textbox', { name: /^Base64\b/ }).fill(WRAPPED);
-    await page.locator('button[type=submit]').click();
-    await page.locator('.answer:not([hidden])').waitFor();
-    const choice = page.getByLabel('Send this answer to…');
+    await session.page.goto(`${session.service.url}/tools/base64/decode`);
+    await session.page.getByRole('textbox', { name: /^Base64\b/ }).fill(WRAPPED);
+    await session.page.locator('button[type=submit]').click();
+    await session.page.locator('.answer:not([hidden])').waitFor();
+    const choice = session.page.getByLabel('Send this answer to…');
     const offered = await choice.locator('option').allTextContents();
     assert.ok(offered.includes('JWT decoder: decode') && !offered.some((label) => /recipe/i.test(label)), offered.join());
     await choice.selectOption('jwt-decoder/decode');
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await page.waitForURL(/\/tools\/recipes\/run#recipe=/);
-    await page.locator('.answer:not([hidden])').waitFor();
-    assert.deepEqual(await page.locator('.step-answer h3').allTextContents(), ['Step 1: Base64 encoder: decode', 'Step 2: JWT decoder: decode']);
-    assert.match(await page.locator('.step-answer').first().innerText(), new RegExp(JWT.replace(/\./g, '\\.')));
-    assert.deepEqual((await lastAnswer(page) as { payload: unknown }).payload, PAYLOAD);
+    await session.page.getByRole('button', { name: 'Send', exact: true }).click();
+    await session.page.waitForURL(/\/tools\/recipes\/run#recipe=/);
+    await session.page.locator('.answer:not([hidden])').waitFor();
+    assert.deepEqual(await session.page.locator('.step-answer h3').allTextContents(), ['Step 1: Base64 encoder: decode', 'Step 2: JWT decoder: decode']);
+    assert.match(await session.page.locator('.step-answer').first().innerText(), new RegExp(JWT.replace(/\./g, '\\.')));
+    assert.deepEqual((await lastAnswer(session.page) as { payload: unknown }).payload, PAYLOAD);
   });
 
   it('builds a recipe from the search, marks a body that is not JSON, and a shared link reopens it filled with its answer', async () => {
-    await page.goto(`${service.url}/tools/recipes/run`);
-    await page.getByRole('textbox', { name: 'Input' }).fill('Hello');
-    const search = page.getByLabel('Add a step: search the operations');
+    await session.page.goto(`${session.service.url}/tools/recipes/run`);
+    await session.page.getByRole('textbox', { name: 'Input' }).fill('Hello');
+    const search = session.page.getByLabel('Add a step: search the operations');
     // A word of the label finds the operation; Enter adds it.
     await search.fill('base64 encode');
     await search.press('Enter');
     await search.fill('hash-generator/hash');
-    await page.getByRole('button', { name: 'Add step' }).click();
-    assert.deepEqual(await page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: encode', 'Step 2: Hash generator: hash']);
+    await session.page.getByRole('button', { name: 'Add step' }).click();
+    assert.deepEqual(await session.page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: encode', 'Step 2: Hash generator: hash']);
     // A third step, moved up, then removed: the order follows, and the focus stays in the steps.
     await search.fill('jwt decode');
     await search.press('Enter');
-    await page.getByRole('button', { name: 'Move up: step 3, JWT decoder: decode' }).click();
-    assert.deepEqual(await page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: encode', 'Step 2: JWT decoder: decode', 'Step 3: Hash generator: hash']);
-    await page.getByRole('button', { name: 'Remove: step 2, JWT decoder: decode' }).click();
-    assert.deepEqual(await page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: encode', 'Step 2: Hash generator: hash']);
-    const body = page.getByLabel('Body of step 2 (JSON object; may be left empty)');
+    await session.page.getByRole('button', { name: 'Move up: step 3, JWT decoder: decode' }).click();
+    assert.deepEqual(await session.page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: encode', 'Step 2: JWT decoder: decode', 'Step 3: Hash generator: hash']);
+    await session.page.getByRole('button', { name: 'Remove: step 2, JWT decoder: decode' }).click();
+    assert.deepEqual(await session.page.locator('.steps legend').allTextContents(), ['Step 1: Base64 encoder: encode', 'Step 2: Hash generator: hash']);
+    const body = session.page.getByLabel('Body of step 2 (JSON object; may be left empty)');
     // The service refuses an unknown algorithm before anything runs (400 naming /steps/1/body/…): step 2 is marked.
     await body.fill('{"algorithms": ["SHA-999"]}');
     await body.press('Control+Enter');
-    await page.locator('.status.problem').waitFor();
+    await session.page.locator('.status.problem').waitFor();
     assert.equal(await body.getAttribute('aria-invalid'), 'true');
-    assert.match(await page.locator('.step .field-error:not([hidden])').innerText(), /^Step 2/);
-    assert.equal(await page.getByRole('textbox', { name: 'Input' }).getAttribute('aria-invalid'), null);
+    assert.match(await session.page.locator('.step .field-error:not([hidden])').innerText(), /^Step 2/);
+    assert.equal(await session.page.getByRole('textbox', { name: 'Input' }).getAttribute('aria-invalid'), null);
     await body.fill('{"algorithms": ["SHA-256"');
     await body.press('Control+Enter');
-    await page.locator('.status.problem').waitFor();
+    await session.page.locator('.status.problem').waitFor();
     assert.equal(await body.getAttribute('aria-invalid'), 'true');
-    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'TEXTAREA', 'the marked body has the focus');
+    assert.equal(await session.page.evaluate(() => document.activeElement?.tagName), 'TEXTAREA', 'the marked body has the focus');
     await body.fill('{"algorithms": ["SHA-256"]}');
     await body.press('Control+Enter');
-    await page.locator('.status', { hasText: 'Done.' }).waitFor();
+    await session.page.locator('.status', { hasText: 'Done.' }).waitFor();
     // base64("Hello") = "SGVsbG8="; SHA-256("SGVsbG8=") by `printf %s SGVsbG8= | sha256sum`.
-    assert.deepEqual(await lastAnswer(page), { hashes: { 'SHA-256': '50e7ab41c843a6b034d6d1d3bff2bbd7ac3e693e857075f6a2035b39fca88588' } });
-    const link = page.url();
+    assert.deepEqual(await lastAnswer(session.page), { hashes: { 'SHA-256': '50e7ab41c843a6b034d6d1d3bff2bbd7ac3e693e857075f6a2035b39fca88588' } });
+    const link = session.page.url();
     assert.match(link, /#recipe=/);
-    const other = await context.newPage();
+    const other = await session.context.newPage();
     try {
       await other.goto(link);
       await other.locator('.answer:not([hidden])').waitFor();
       assert.equal(await other.getByRole('textbox', { name: 'Input' }).inputValue(), 'Hello');
       assert.equal(await other.getByLabel('Body of step 2 (JSON object; may be left empty)').inputValue(), '{"algorithms":["SHA-256"]}');
-      assert.deepEqual(await lastAnswer(other), await lastAnswer(page));
+      assert.deepEqual(await lastAnswer(other), await lastAnswer(session.page));
     } finally {
       await other.close();
     }
@@ -173,29 +152,29 @@ describe('recipes in the tool pages', () => {
     const recipe = `/tools/recipes/run#recipe=${encodeURIComponent(JSON.stringify({ input: WRAPPED, steps: [{ operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }] }))}`;
     for (const width of [1280, 390]) {
       for (const scheme of ['light', 'dark'] as const) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.emulateMedia({ colorScheme: scheme });
+        await session.page.setViewportSize({ width, height: 900 });
+        await session.page.emulateMedia({ colorScheme: scheme });
         for (const path of ['/', recipe, '/tools/base64/decode']) {
-          await page.goto(`${service.url}${path}`);
+          await session.page.goto(`${session.service.url}${path}`);
           if (path === '/') {
-            await page.getByLabel(/^Paste anything/).fill(WRAPPED);
-            await page.getByRole('button', { name: 'Identify' }).click();
-            await page.locator('#identify-results li').first().waitFor();
-          } else if (path === recipe) await page.locator('.answer:not([hidden])').waitFor();
+            await session.page.getByLabel(/^Paste anything/).fill(WRAPPED);
+            await session.page.getByRole('button', { name: 'Identify' }).click();
+            await session.page.locator('#identify-results li').first().waitFor();
+          } else if (path === recipe) await session.page.locator('.answer:not([hidden])').waitFor();
           else {
-            await page.getByRole('textbox', { name: /^Base64\b/ }).fill(WRAPPED);
-            await page.locator('button[type=submit]').click();
-            await page.locator('.send-to').waitFor();
+            await session.page.getByRole('textbox', { name: /^Base64\b/ }).fill(WRAPPED);
+            await session.page.locator('button[type=submit]').click();
+            await session.page.locator('.send-to').waitFor();
           }
           const where = `${width} ${scheme} ${path.slice(0, 30)}`;
-          problems.push(...(await axeProblems(page)).map((text) => `${where}: ${text}`));
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          problems.push(...(await axeProblems(session.page)).map((text) => `${where}: ${text}`));
+          const overflow = await session.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           if (overflow > 0) problems.push(`${where}: ${overflow} px wider than the window`);
         }
       }
     }
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.emulateMedia({ colorScheme: 'light' });
+    await session.page.setViewportSize({ width: 1280, height: 900 });
+    await session.page.emulateMedia({ colorScheme: 'light' });
     assert.deepEqual(problems, []);
     assert.deepEqual(thrown, []);
   });

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { after, before } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { zoneAnswering, startResolver, type PresentedLookup } from '../../plugins/dns-lookup/fake-resolver.js';
 import { startFeed } from '../../plugins/currency-converter/fake-feed.js';
 import { builtinPluginDir } from '../../kernel/server.js';
@@ -39,4 +40,40 @@ export async function startServiceWithFakeUpstreams(config: Record<string, unkno
       await feed.close();
     },
   });
+}
+
+/** One test file's browser on the service with fake upstreams (startServiceWithFakeUpstreams). */
+export interface PageSession {
+  service: TestService;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Every POST body the page sent, by API path. */
+  readonly posted: { path: string; body: string }[];
+  /** Every error the page's script threw. */
+  readonly thrown: string[];
+}
+
+/**
+ * A page at 1280 × 900 for one test file: opened before its tests, closed after them. The fields
+ * are filled by the time the first test runs.
+ */
+export function pageSession(): PageSession {
+  const session = { posted: [], thrown: [] } as unknown as PageSession;
+  before(async () => {
+    session.service = await startServiceWithFakeUpstreams();
+    session.browser = await launchChromium();
+    session.context = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = (session.page = await session.context.newPage());
+    page.setDefaultTimeout(60_000);
+    page.on('request', (request) => {
+      if (request.method() === 'POST') session.posted.push({ path: new URL(request.url()).pathname, body: request.postData() ?? '' });
+    });
+    page.on('pageerror', (error) => session.thrown.push(error.message));
+  });
+  after(async () => {
+    await session.browser?.close();
+    await session.service?.stop();
+  });
+  return session;
 }

@@ -7,24 +7,15 @@
  */
 import { viewOf } from '../shared/answers.js';
 import { problemOf } from '../shared/problems.js';
-import { recipeFragment, recipeFromFragment, type Io, type Recipe, type RecipeStep } from '../shared/recipes.js';
-import { isRecord, type Json, type Schema } from '../shared/schema.js';
+import { recipeFragment, recipeFromFragment, type Recipe, type RecipeStep } from '../shared/recipes.js';
+import { isRecord, type Json } from '../shared/schema.js';
 import { answerText, render } from './answer.js';
+import type { RecipeOperation as Operation, RecipePageData } from '../recipe-data.js';
 import { copyButton, copyText, freshId, h } from './dom.js';
 
-interface Operation {
-  readonly name: string;
-  readonly label: string;
-  readonly summary: string;
-  readonly io?: Io;
-  readonly fields: readonly string[];
-  readonly example?: Record<string, Json>;
-  readonly response: Schema;
-}
-
-export interface RecipeData {
+/** What the server writes into the page (tool-pages/recipe-data.ts), and the page's own path. */
+export interface RecipeData extends RecipePageData {
   readonly path: string;
-  readonly operations: readonly Operation[];
 }
 
 /** One step on the page: its operation and the text of its body, kept across redraws. */
