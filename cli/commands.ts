@@ -125,8 +125,8 @@ export const commands: readonly Command[] = [
     async run({ values }, io) {
       const [{ loadRegistry, servedOperations, withConfigFile }, { buildOpenApiDocument }, { API_VERSION }] = await Promise.all([
         import('./load.js'),
-        import('../kernel/openapi.js'),
-        import('../kernel/app.js'),
+        import('../kernel/http/index.js'),
+        import('../kernel/host/index.js'),
       ]);
       const { config, registry } = await loadRegistry(withConfigFile(io.env, stringValue(values.config)));
       await write(io.stdout, `${JSON.stringify(buildOpenApiDocument(servedOperations(config, registry), API_VERSION, registry.disabledGroups), null, 2)}\n`);

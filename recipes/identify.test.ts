@@ -5,6 +5,7 @@ import { definePlugin, defineOperation, isToolshedError, Type } from '@toolshed/
 import { identify, MAX_SPECULATIVE_BYTES, MAX_SPECULATIVE_RUNS } from './identify.js';
 import { corpus, jwtOf, prose } from './identify-corpus.data.js';
 import { runRecipe } from './run.js';
+import { answerValue } from './executor.js';
 
 let executor: FakeExecutor;
 before(async () => {
@@ -48,7 +49,7 @@ describe('identify unwraps layers', () => {
     assert.deepEqual(first?.recipe.steps, [{ operation: 'url-encoder/decode' }, { operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }]);
     assert.deepEqual((first?.preview as { payload: unknown }).payload, payload);
     const ran = await runRecipe(executor, { input, steps: first!.recipe.steps });
-    assert.deepEqual((ran.value() as { result: { payload: unknown } }).result.payload, payload);
+    assert.deepEqual((answerValue(ran) as { result: { payload: unknown } }).result.payload, payload);
   });
 
   it('answers hex bytes of a JWT as a two-step recipe carrying the recognizer\'s fixed fields', async () => {

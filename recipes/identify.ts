@@ -6,7 +6,7 @@
  */
 import { compileSchema, InputError, isToolshedError } from '@toolshed/plugin-sdk';
 import { checkRecipe, mainFields } from './check.js';
-import type { Executor } from './executor.js';
+import { answerValue, type Caller, type Executor } from './executor.js';
 import { previewOf } from './preview.js';
 import { readableShare, recognizersFrom, sampleOf, type ActiveRecognizer } from './recognizers.js';
 import { IdentifyRequest, MAX_IDENTIFY_INPUT_BYTES, type IdentifyAnswer } from './schemas.js';
@@ -55,12 +55,17 @@ function chainConfidence(layers: readonly Layer[]): number {
 
 class Identifier {
   private readonly budget: Budget = { runs: MAX_SPECULATIVE_RUNS, bytes: MAX_SPECULATIVE_BYTES };
+  /** Each try's caller: gone when identify's own signal fires; a try costs nothing more against a limit. */
+  private readonly caller: Caller | undefined;
 
   constructor(
     private readonly executor: Executor,
     private readonly recognizers: readonly ActiveRecognizer[],
     private readonly options: IdentifyOptions,
-  ) {}
+  ) {
+    const signal = options.signal;
+    this.caller = signal === undefined ? undefined : { gone: () => signal, charge: () => Promise.resolve() };
+  }
 
   /** Runs `recognizer`'s operation on `text`; the answer, or undefined when refused or out of budget. */
   private async confirm(recognizer: ActiveRecognizer, text: string): Promise<Layer | undefined> {
@@ -70,7 +75,7 @@ class Identifier {
     this.budget.bytes -= bytes;
     try {
       const body = { ...recognizer.body, [recognizer.field]: text };
-      const answer = (await this.executor.run({ operation: recognizer.operation.name, body, signal: this.options.signal, requestId: this.options.requestId, deadlineMs: SPECULATIVE_RUN_MS })).value();
+      const answer = answerValue(await this.executor.run({ operation: recognizer.operation, body, caller: this.caller, requestId: this.options.requestId, deadlineMs: SPECULATIVE_RUN_MS }));
       const output = (answer as Record<string, unknown>)[mainFields(recognizer.operation).output ?? ''];
       const readable = typeof output !== 'string' || output === '' || readableShare(output) >= 0.9;
       return { recognizer, answer, confidence: readable ? recognizer.confidence : recognizer.confidence * 0.3 };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFeed, type FakeFeed } from '../plugins/currency-converter/fake-feed.js';
 import { startResolver, type FakeResolver } from '../plugins/dns-lookup/fake-resolver.js';
-import { builtinPluginDir } from '../kernel/server.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { JWT_ANSWER, JWT_BASE64, JWT_LAYERS, SAVED } from './support/recipes.js';
 import { startTestService, type TestService } from './support/service.js';
