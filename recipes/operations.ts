@@ -5,7 +5,7 @@
  * OpenAPI document and so the tool pages, MCP tools, `toolshed call`) serves them from here.
  */
 import { answerOf, type CompositeOperation, type Config, type Executor } from './executor.js';
-import { checkRecipe } from './check.js';
+import { checkRecipe, type RecipePlan } from './check.js';
 import { clientSchema, recipeDeadline, recipeInfo } from './info.js';
 import { identify } from './identify.js';
 import { runPlan } from './run.js';
@@ -35,8 +35,10 @@ function runOperation(config: Config): CompositeOperation {
         },
       ],
     }),
-    async run(body, request, operations) {
-      const plan = checkRecipe(operations, body);
+    // Checked before anything runs, on the pool when the body is large (recipes/check-job.ts).
+    check: { here: (body, operations) => checkRecipe(operations, body), module: new URL('./check-job.js', import.meta.url), exportName: 'checkRecipeJob' },
+    async run(checked, request, operations) {
+      const plan = checked as RecipePlan;
       await request.caller?.charge(plan.steps.length - 1);
       return runPlan(operations, plan, { caller: request.caller, requestId: request.requestId, deadlineMs: recipeDeadline(config, request), held: request.held });
     },

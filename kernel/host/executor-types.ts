@@ -84,14 +84,19 @@ export interface CompositeOperation {
   /** As for a plugin's operation; `composite` is set by the host. */
   readonly info: Omit<OperationInfo, 'composite'>;
   /**
-   * The pool-side check of a large body (`workers.offloadBytes` and more): `module`'s export
-   * `exportName(body, catalog)` gets the parsed body and the plugins' operations as data, and
-   * returns what {@link run} takes (structured-cloneable), or throws the SDK's 400. Small bodies go
-   * straight to {@link run}, which checks them itself, the same way.
+   * Checks the parsed body into what {@link run} takes, or throws the SDK's 400: `here` on the main
+   * thread for a small body; for a large one (over `workers.offloadBytes`) the same function, as the
+   * export `exportName` of `module`, on the pool, with the plugins' operations as data, so the main
+   * thread only moves the body's bytes. What it returns must survive a structured clone. Without
+   * it, `run` gets the parsed body as it is.
    */
-  readonly check?: { readonly module: URL; readonly exportName: string };
+  readonly check?: {
+    readonly here: (body: unknown, operations: OperationCatalog) => unknown;
+    readonly module: URL;
+    readonly exportName: string;
+  };
   /**
-   * Runs it on `body`: the parsed JSON value, or what `check` made of a large one.
+   * Runs it on `body`: what `check` made of the parsed JSON value, or that value when there is no check.
    * `operations` runs the plugins' operations only: a composite is never a step of another, so what
    * one request can set off stays bounded by its own body.
    */

@@ -8,7 +8,7 @@
  * table: one lookup, one nearest name, one answer type.
  */
 export type { CompositeOperation, CompositeRequest, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
-import { isToolshedError, ServerBusyError, type RunInWorker } from '@toolshed/plugin-sdk';
+import { isToolshedError, ServerBusyError, UnprocessableError, workerRefusal, type RunInWorker } from '@toolshed/plugin-sdk';
 import { answerOf, answerTooLarge, type Answer } from './answer.js';
 import type { ByteBudget } from './byte-budget.js';
 import type { CompositeOperation, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
@@ -19,7 +19,7 @@ import { AnswerLedger } from './held-answers.js';
 import { BODY_LIMIT, parseJsonObject } from './json-body.js';
 import type { Logger } from './logger.js';
 import type { ManifestData } from './manifest-data.js';
-import { nearestOperation } from './operation-names.js';
+import { catalogOf } from './catalog.js';
 import type { PluginWorkers } from './plugin-workers.js';
 import type { WorkerPool } from './pool/worker-pool.js';
 import { budgetSpent, payloadTooLarge, unknownOperation } from './refusals.js';
@@ -79,13 +79,6 @@ function infoOf(registered: HostedOperation | ContainedOperation, plugin: Manife
     upstream: definition.upstream === true,
     definition,
   };
-}
-
-/** A catalog of `infos`, sorted names for the nearest-name search computed once. */
-export function catalogOf(infos: readonly OperationInfo[]): OperationCatalog {
-  const byName = new Map(infos.map((info) => [info.name, info]));
-  const names = infos.map((info) => info.name).sort();
-  return { operations: () => infos, find: (name) => byName.get(name), nearest: (name) => nearestOperation(name, names) };
 }
 
 const offloadModule = new URL('./offload.js', import.meta.url);
@@ -173,17 +166,24 @@ export function createExecutor(options: ExecutorOptions): Executor {
 
   async function runComposite(composite: CompositeOperation, info: OperationInfo, request: RunRequest): Promise<Answer> {
     const { bytes } = request;
+    const { check } = composite;
     let body: unknown;
-    if (bytes === undefined) body = request.body ?? {};
-    else if (bytes.byteLength <= config.workers.offloadBytes) body = parseJsonObject(bytes);
-    else {
-      // A large body is parsed (and checked, where the composite can) on the pool: the main thread only moves its bytes.
+    if (bytes === undefined || bytes.byteLength <= config.workers.offloadBytes) {
+      body = bytes === undefined ? (request.body ?? {}) : parseJsonObject(bytes);
+      if (check !== undefined) body = check.here(body, pluginCatalog);
+    } else {
+      // A large body is parsed and checked on the pool: the main thread only moves its bytes.
       const deadlineMs = Math.min(config.workers.requestBudgetMs, request.deadlineMs ?? Number.POSITIVE_INFINITY);
       const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes);
-      const job = composite.check === undefined ? ['parseJson', [own]] : ['checkComposite', [own, composite.check.module.href, composite.check.exportName, catalogData()]];
+      const [job, args] = check === undefined ? ['parseJson', [own]] : ['checkComposite', [own, check.module.href, check.exportName, catalogData()]];
       const running = watchdog.begin(info.id, request.requestId ?? '');
       try {
-        body = await hostPool().run(offloadModule, job[0] as string, job[1] as unknown[], { deadlineMs, signal: request.caller?.gone(), transfer: [own.buffer as ArrayBuffer], bulk: true });
+        body = await hostPool().run(offloadModule, job, args, { deadlineMs, signal: request.caller?.gone(), transfer: [own.buffer as ArrayBuffer], bulk: true });
+      } catch (error) {
+        throw workerRefusal(error, {
+          timeout: () => new UnprocessableError('input_too_complex', `The input needs more than ${deadlineMs} ms of work`),
+          crashed: () => new UnprocessableError('input_too_complex', 'The input needs more memory than one request may use'),
+        });
       } finally {
         watchdog.done(running);
       }

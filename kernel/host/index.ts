@@ -26,7 +26,7 @@ export {
 export { builtinPluginDir, discoverPlugins, loadPlugin, PluginLoadError, type LoadedPlugin } from './discover.js';
 export type { Caller } from './caller.js';
 export type { HeldAnswers } from './held-answers.js';
-export { catalogOf } from './executor.js';
+export { catalogOf } from './catalog.js';
 export type { CompositeOperation, CompositeRequest, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
 export { listingExecutor, openHost, type Host, type HostOptions } from './host.js';
 export { inspectConfig, loadForServing, type Inspection } from './inspect-config.js';

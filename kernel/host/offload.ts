@@ -4,6 +4,8 @@
  * only the copying of bytes. Each worker imports a plugin once and keeps its compiled operations.
  */
 import type { Plugin, RunInWorker } from '@toolshed/plugin-sdk';
+import { catalogOf } from './catalog.js';
+import type { OperationCatalog, OperationInfo } from './executor-types.js';
 import { parseJsonObject } from './json-body.js';
 import { compileOperation, type CompiledOperation } from './operations.js';
 import { nestedPool } from './pool/nested-pool.js';
@@ -55,9 +57,28 @@ export function runOffloaded(module: string, name: string, body: Uint8Array, con
   return operationOf(module, name).then(() => runParsed(module, name, parseJsonObject(body), config));
 }
 
-/** A large body of a composite operation (a recipe), parsed here by the API's rules rather than on the main thread. */
+/** A large body of a composite operation (identify), parsed here by the API's rules rather than on the main thread. */
 export function parseJson(body: Uint8Array): unknown {
   return parseJsonObject(body);
+}
+
+/** The plugins' operations as the executor shared them, read once per worker. */
+const catalogs = new Map<string, OperationCatalog>();
+
+/**
+ * A large body of a composite operation (a recipe) parsed and checked here: `exportName` of
+ * `module` (the composite's own check) gets the parsed body and the plugins' operations, read from
+ * the executor's shared copy; its result goes back to the main thread.
+ */
+export async function checkComposite(body: Uint8Array, module: string, exportName: string, shared: { key: string; buffer: SharedArrayBuffer }): Promise<unknown> {
+  let catalog = catalogs.get(shared.key);
+  if (catalog === undefined) {
+    catalog = catalogOf(JSON.parse(Buffer.from(shared.buffer).toString('utf8')) as OperationInfo[]);
+    catalogs.set(shared.key, catalog);
+  }
+  const check = ((await import(module)) as Record<string, (body: unknown, operations: OperationCatalog) => unknown>)[exportName];
+  if (typeof check !== 'function') throw new Error(`${module} has no export ${exportName}`);
+  return check(parseJsonObject(body), catalog);
 }
 
 /** The warm-up's job (kernel/host/warm-up.ts): answering it proves a pool worker is up. */
