@@ -62,8 +62,8 @@ export const NAMED_KINDS: readonly NamedKind[] = [
   {
     kind: 'base32',
     title: 'Base32',
-    // RFC 4648 section 6: groups of eight, the last padded; at least one digit, so words in capitals stay out.
-    pattern: /^(?=[A-Z2-7=]*[2-7])(?:[A-Z2-7]{8})*(?:[A-Z2-7]{8}|[A-Z2-7]{2}={6}|[A-Z2-7]{4}={4}|[A-Z2-7]{5}={3}|[A-Z2-7]{7}=)$/,
+    // RFC 4648 section 6: groups of eight, the last padded; a digit or padding, so words in capitals stay out.
+    pattern: /^(?=[A-Z2-7=]*[2-7=])(?:[A-Z2-7]{8})*(?:[A-Z2-7]{8}|[A-Z2-7]{2}={6}|[A-Z2-7]{4}={4}|[A-Z2-7]{5}={3}|[A-Z2-7]{7}=)$/,
     confidence: 0.7,
     note: 'No tool here reads Base32.',
   },
@@ -74,5 +74,21 @@ export const NAMED_KINDS: readonly NamedKind[] = [
     pattern: /^(?=[\s\S]{24})(?=[^+/0-9]*[+/0-9])(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])[A-Za-z0-9+/\r\n]+={0,2}$/,
     confidence: 0.6,
     note: 'Valid Base64 of bytes that are not text: no tool here shows them (exif-viewer reads JPEG, PNG and WebP images; hash-generator hashes bytes given as dataBase64).',
+  },
+  {
+    kind: 'percent-encoding',
+    title: 'Percent-encoded bytes (not UTF-8)',
+    // RFC 3986's shape: only characters a URI may carry as they are, and % always before two hex digits.
+    pattern: /^(?![a-z][a-z0-9+.-]*:)(?:[\w.~!$&'()*+,;=:@/?#[\]-]|%[0-9a-f]{2})*%[0-9a-f]{2}(?:[\w.~!$&'()*+,;=:@/?#[\]-]|%[0-9a-f]{2})*$/i,
+    confidence: 0.6,
+    note: 'Its escapes are bytes that are not UTF-8 text (Latin-1, Shift_JIS…): url-encoder/decode reads UTF-8 only.',
+  },
+  {
+    kind: 'cron',
+    title: 'Cron expression (Quartz or Jenkins syntax)',
+    // Five to seven fields, one of them * or ?, with the signs standard cron lacks (L W # H ?).
+    pattern: /^(?=[^\n]*[*?])(?=[^\n]*[LW#H?])(?:[\d*?/,LW#H()-]+|[a-z]{3}(?:[-,#][a-z0-9]{1,3})*)(?:[ \t]+(?:[\d*?/,LW#H()-]+|[a-z]{3}(?:[-,#][a-z0-9]{1,3})*)){4,6}$/i,
+    confidence: 0.7,
+    note: 'cron-expression reads standard five-field cron: ?, L, W, # and Jenkins H are not part of it.',
   },
 ];

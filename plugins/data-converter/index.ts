@@ -77,11 +77,12 @@ export default definePlugin({
         { kind: 'yaml', title: 'YAML', pattern: /^(?:#.*\r?\n|[ \t]*\r?\n)*[a-z_][\w.-]*:(?:[ \t].*)?\r?\n(?:[ \t]*(?:#.*)?\r?\n)*[ \t]*(?:[a-z_][\w.-]*:|- )/, confidence: 0.8, body: AUTO, answer: YAML_TREE },
         { kind: 'yaml', title: 'YAML list', pattern: /^(?:- .*\r?\n)+- /, confidence: 0.6, body: AUTO, answer: YAML_TREE },
         // Anything else YAML reads as a mapping ("Note: …" lines, mail headers): too often prose to be sure.
-        { kind: 'yaml', title: 'YAML', pattern: /^[^\s:]{1,40}:\s/, confidence: 0.45, body: AUTO, answer: YAML_TREE },
-        // A header of three or more short cells, or two cells without spaces, in any delimiter the converter detects.
-        { kind: 'csv', title: 'CSV', pattern: /^(?:"[^"\n]{0,80}"|[^,;\t|\n"{}()<>=]{1,80})(?:[,;\t|](?:"[^"\n]{0,80}"|[^,;\t|\n"{}()<>=]{0,80})){2,}\r?\n/, confidence: 0.85, body: AUTO, answer: CSV_ROWS },
-        { kind: 'csv', title: 'CSV', pattern: /^(?:"[^"\n]{0,80}"|[^,;\t|\n"{}()<>= ]{1,80})[,;\t|](?:"[^"\n]{0,80}"|[^,;\t|\n"{}()<>= ]{0,80})\r?\n/, confidence: 0.8, body: AUTO, answer: CSV_ROWS },
-        { kind: 'csv', title: 'CSV', pattern: /^[^\n]*[,;\t|][^\n]*\r?\n/, confidence: 0.45, body: AUTO, answer: CSV_ROWS },
+        { kind: 'yaml', title: 'YAML', pattern: /^[^\s:]{1,40}:\s/, confidence: 0.35, body: AUTO, answer: YAML_TREE },
+        // A header of three or more short cells, or two cells without spaces, in any delimiter the converter
+        // detects; single quotes, brackets and braces are code's, not CSV's (which quotes with ").
+        { kind: 'csv', title: 'CSV', pattern: /^(?:"[^"\n]{0,80}"|[^,;\t|\n"'{}()[\]<>=]{1,80})(?:[,;\t|](?:"[^"\n]{0,80}"|[^,;\t|\n"'{}()[\]<>=]{0,80})){2,}\r?\n/, confidence: 0.85, body: AUTO, answer: CSV_ROWS },
+        { kind: 'csv', title: 'CSV', pattern: /^(?:"[^"\n]{1,80}"|[^,;\t|\n"'{}()[\]<>= ]{1,80})[,;\t|](?:"[^"\n]{1,80}"|[^,;\t|\n"'{}()[\]<>= ]{1,80})\r?\n/, confidence: 0.8, body: AUTO, answer: CSV_ROWS },
+        { kind: 'csv', title: 'CSV', pattern: /^[^\n]*[,;\t|][^\n]*\r?\n/, confidence: 0.35, body: AUTO, answer: CSV_ROWS },
       ],
       description:
         'auto detects JSON when the text parses as JSON, else CSV when one delimiter (comma, semicolon, tab, pipe) gives every record the same number of fields (more than one), else YAML. ' +
