@@ -6,12 +6,24 @@
 // (scripts/check-layers.mjs); test/layers.test.ts runs it over test/fixtures/layers/ to show that
 // each rule fails on a new arrow back. Paths are relative to the folder depcruise runs in.
 // Colocated tests (`kernel/x.test.ts`) obey their folder's rules; only test/ may import anything.
+// The SDK has three faces (plugin-sdk/package.json "exports"): `.` for a plugin's source, `/testing`
+// for its tests, `/contract` for the host and the doors that read manifests.
 
 const FRONT_DOORS = '^(mcp|tool-pages|cli|recipes)/';
 const HOST_ENGINE_MODULES = '^(node:)?(worker_threads|v8|vm)$';
 // Built-in plugins, and the example of a third-party one (examples/<name>/ is one plugin each).
 const PLUGIN = '^(plugins|examples)/';
 const KOA = '(^|node_modules/)(koa|koa-[^/]+|@koa/[^/]+)(/|$)';
+// A plugin's tests and the helpers only they import.
+const PLUGIN_TEST = '^(plugins|examples)/.+(\\.test|/test-helpers)\\.ts$';
+// The SDK as a plugin reaches it: by its package name (unresolved before the SDK is built), or the
+// built file that name resolves to (plugin-sdk/dist/), or a file of its source by path.
+const SDK = '^@toolshed/plugin-sdk(/|$)|(^|/)plugin-sdk/(src|dist)/';
+/** The files of the SDK's faces named, each as its package name gives it or as built or source file. */
+const sdkFaces = (...faces) =>
+  faces.map((face) => `^@toolshed/plugin-sdk${face === 'index' ? '' : `/${face}`}$|(^|/)plugin-sdk/(src|dist)/${face}\\.(ts|js|d\\.ts)$`).join('|');
+// The host by its package name (`toolshed/testing`), or the built file that resolves to.
+const HOST_BY_NAME = '^toolshed(/|$)|(^|/)dist/(kernel|service)/';
 // Everything that speaks a transport: the HTTP door, Koa, Node's servers and sockets.
 const TRANSPORT = `^kernel/http/|${KOA}|^(node:)?(http|https|http2|net|tls)$`;
 
@@ -76,10 +88,24 @@ export default {
     },
     {
       name: 'plugin-imports-only-the-sdk',
-      comment: 'A plugin imports the SDK and npm packages, never the host, a front door, the service or the tests.',
+      comment: 'A plugin imports the SDK and npm packages, never the host (not even by its package name, toolshed/testing), a front door, the service or the tests.',
       severity: 'error',
       from: { path: PLUGIN },
-      to: { path: '^(kernel|mcp|tool-pages|cli|recipes|service|test)/' },
+      to: { path: `^(kernel|mcp|tool-pages|cli|recipes|service|test)/|${HOST_BY_NAME}` },
+    },
+    {
+      name: 'plugin-source-imports-the-sdk-face-only',
+      comment: "A plugin's source imports the SDK's `.` only: not /testing (its tests' helpers), not /contract (what the host composes a plugin with), not a file of the SDK by path.",
+      severity: 'error',
+      from: { path: PLUGIN, pathNot: PLUGIN_TEST },
+      to: { path: SDK, pathNot: sdkFaces('index') },
+    },
+    {
+      name: 'plugin-tests-import-the-sdk-and-its-testing-face',
+      comment: "A plugin's tests import the SDK's `.` and /testing, never /contract: a test that needs the host (its worker threads, its contract) lives in test/, which hands the host in.",
+      severity: 'error',
+      from: { path: PLUGIN_TEST },
+      to: { path: SDK, pathNot: sdkFaces('index', 'testing') },
     },
     {
       name: 'plugin-imports-no-other-plugin',
@@ -127,8 +153,9 @@ export default {
   options: {
     // Type-only imports count: `import type` across a layer is still an arrow back.
     tsPreCompilationDeps: true,
-    // Packages are seen (koa is a rule) but not read; the SDK's build output is the SDK's source again.
-    doNotFollow: { path: ['node_modules', '^plugin-sdk/dist/'] },
+    // Packages are seen (koa is a rule) but not read; the build output (the SDK's, and the host's that
+    // `toolshed/testing` resolves to) is the source again.
+    doNotFollow: { path: ['node_modules', '(^|/)dist/'] },
     // Fixtures are test data (test/fixtures/layers/ breaks every rule on purpose); an example's own
     // install and build output are not its source.
     exclude: { path: '^test/fixtures/|^examples/[^/]+/(node_modules|dist)/' },

@@ -3,7 +3,8 @@
  * an earlier answer's schema has, with a type the target field takes, every literal value within
  * the step's schema. One 400 names every place (`/steps/1/body/token`).
  */
-import { compileSchema, InputError, type ErrorDetail, type SchemaValidator, type TSchema } from '@toolshed/plugin-sdk';
+import { InputError, type ErrorDetail, type TSchema } from '@toolshed/plugin-sdk';
+import { compileSchema, type SchemaValidator } from '@toolshed/plugin-sdk/contract';
 import type { OperationCatalog, OperationInfo } from './executor.js';
 import { formatPointer, jsonTypes, parsePointer, schemasAt } from './pointer.js';
 import { RecipeRequest } from './schemas.js';

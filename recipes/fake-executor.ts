@@ -5,7 +5,8 @@
  * counts every run so tests can assert how much work was done.
  */
 import { readdirSync } from 'node:fs';
-import { invoke, ToolshedError, type Plugin } from '@toolshed/plugin-sdk';
+import { ToolshedError, type Plugin } from '@toolshed/plugin-sdk';
+import { invoke } from '@toolshed/plugin-sdk/testing';
 import { type Answer, answerOf, type Executor, nearest, type OperationInfo, type RunRequest } from '../kernel/host/index.js';
 
 export interface FakeExecutorOptions {

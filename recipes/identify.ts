@@ -7,7 +7,8 @@
  * reads are named from identify's own list, without a recipe. The work is counted, not timed: a
  * fixed number of runs per layer and per request, a fixed number of input bytes across them.
  */
-import { compileSchema, InputError, isToolshedError } from '@toolshed/plugin-sdk';
+import { InputError, isToolshedError } from '@toolshed/plugin-sdk';
+import { compileSchema } from '@toolshed/plugin-sdk/contract';
 import { checkRecipe, mainFields } from './check.js';
 import { answerValue, type Caller, type Executor } from './executor.js';
 import { NAMED_KINDS } from './identify-kinds.js';

@@ -3,7 +3,7 @@
  * plugin's arrives as a structured clone). An operation that calls an upstream never takes part:
  * identify's speculative runs never leave the machine.
  */
-import { RECOGNIZER_SAMPLE_CHARS } from '@toolshed/plugin-sdk';
+import { RECOGNIZER_SAMPLE_CHARS } from '@toolshed/plugin-sdk/contract';
 import { mainFields } from './check.js';
 import type { Executor, OperationInfo } from './executor.js';
 

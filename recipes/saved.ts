@@ -3,7 +3,8 @@
  * /v1/recipes/<name>` taking `{"input": …}` and answering its last step's answer. Checked when the
  * host opens, as a plugin is when it loads: a broken one stops the start, naming it.
  */
-import { compileSchema, InputError, isToolshedError, Type, type ErrorDetail, type TSchema } from '@toolshed/plugin-sdk';
+import { InputError, isToolshedError, Type, type ErrorDetail, type TSchema } from '@toolshed/plugin-sdk';
+import { compileSchema } from '@toolshed/plugin-sdk/contract';
 import { ConfigError, withSuggestions, type CompositeOperation, type Config } from './executor.js';
 import { checkRecipe, type RecipePlan } from './check.js';
 import type { Executor } from './executor.js';

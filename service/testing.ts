@@ -1,12 +1,12 @@
 /**
- * The service as a test fixture (`toolshed/testing`, package.json "exports"): the real service,
- * listening on 127.0.0.1 at a free port, serving just the plugins given. The SDK's
- * `startTestKernel()` imports this module at run time (the SDK may not import the kernel, which
- * depends on it), and `toolshed plugin check` and `plugin dev` start the service through it too.
+ * The service as a test fixture (`toolshed/testing`, package.json "exports"): the host side of the
+ * SDK's `/testing` face, of the shape the SDK declares as `TestHost`. A plugin's test imports this
+ * module itself and hands it in (`startTestKernel(toolshed, …)`, `invoke(…, { runInWorker })`): the
+ * SDK never imports the host, which depends on it. `toolshed plugin check` and `plugin dev` start
+ * the service through it too.
  */
 import { Writable } from 'node:stream';
-import type { KernelFixture, KernelFixtureOptions } from '@toolshed/plugin-sdk';
-import type { RunInWorker } from '@toolshed/plugin-sdk';
+import type { KernelFixture, KernelFixtureOptions, TestHost } from '@toolshed/plugin-sdk/testing';
 import { builtinPluginDir, checkCoreConfig, type Config, ConfigError, coreSections, createLogger, defaultsFile, mergeConfig, readConfig, WorkerPool } from '../kernel/host/index.js';
 import { startToolshed } from './compose.js';
 
@@ -15,7 +15,7 @@ import { startToolshed } from './compose.js';
  * sections belong to plugins that may not be loaded), rate limits a test suite does not reach,
  * `overrides` merged over that, and always 127.0.0.1 at a free port.
  */
-export async function fixtureConfig(overrides: Readonly<Record<string, unknown>> = {}): Promise<Config> {
+async function fixtureConfig(overrides: Readonly<Record<string, unknown>> = {}): Promise<Config> {
   const defaults = (await readConfig({}, defaultsFile)) as Record<string, unknown>;
   const core = Object.fromEntries(Object.entries(defaults).filter(([key]) => coreSections.has(key)));
   const generous = { rateLimit: { anonymous: { max: 1_000_000 }, apiKey: { max: 1_000_000 } } };
@@ -50,5 +50,5 @@ let pool: WorkerPool | undefined;
  * Worker threads like the host's, for the SDK's `invoke()` (its handlers' `context.runInWorker`):
  * one pool for the test process, sized as `workers.*` defaults, made on first use.
  */
-export const runInWorker: RunInWorker = (module, exportName, args, options) =>
+export const runInWorker: TestHost['runInWorker'] = (module, exportName, args, options) =>
   (pool ??= new WorkerPool({ workers: 2, memoryMb: 256, maxQueue: 256, idleMs: 1000 })).run(module, exportName, args, options);

@@ -1,17 +1,19 @@
-// The SDK's startTestKernel: the real service with just the given plugins, found at run time as
-// `toolshed/testing` (here the repository itself, by its own package name), and a client for it.
+// The SDK's startTestKernel: the real service with just the given plugins, handed in as the module
+// `toolshed/testing` that the test imports itself (here the repository, by its own package name),
+// and a client for it.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { startTestKernel, type TestKernel } from '@toolshed/plugin-sdk';
+import { startTestKernel, type TestKernel } from '@toolshed/plugin-sdk/testing';
+import * as toolshed from 'toolshed/testing';
 import { externalPlugins } from './support/service.js';
 
 const kernels: TestKernel[] = [];
 after(() => Promise.all(kernels.map((kernel) => kernel.stop())));
 
-async function start(options: Parameters<typeof startTestKernel>[0]): Promise<TestKernel> {
-  const kernel = await startTestKernel(options);
+async function start(options: Parameters<typeof startTestKernel>[1]): Promise<TestKernel> {
+  const kernel = await startTestKernel(toolshed, options);
   kernels.push(kernel);
   return kernel;
 }

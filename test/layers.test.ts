@@ -16,9 +16,17 @@ const root = new URL('../../', import.meta.url);
 const fixture = fileURLToPath(new URL('test/fixtures/layers/', root));
 const checker = fileURLToPath(new URL('scripts/check-layers.mjs', root));
 
-/** Each violation as `from → to`; a package is named from its node_modules folder on, wherever that is. */
-const arrows = (violations: Violation[]): string[] =>
-  violations.map(({ from, to }) => `${from} → ${to.replace(/^.*?node_modules\//, 'node_modules/')}`).sort();
+/**
+ * Each violation as `from → to`; a package is named from its node_modules folder on, wherever that
+ * is, and a package of this checkout (the SDK, the host's `toolshed/testing`) by the name imported,
+ * whether the build has made the file it resolves to or not.
+ */
+const named = (to: string): string =>
+  to
+    .replace(/^.*?node_modules\//, 'node_modules/')
+    .replace(/^(\.\.\/)+plugin-sdk\/dist\/(\w+)\.js$/, '@toolshed/plugin-sdk/$2')
+    .replace(/^(\.\.\/)+dist\/service\/testing\.js$/, 'toolshed/testing');
+const arrows = (violations: Violation[]): string[] => violations.map(({ from, to }) => `${from} → ${named(to)}`).sort();
 
 describe('layer rule over test/fixtures/layers', () => {
   let status: number | null;
@@ -70,8 +78,16 @@ describe('layer rule over test/fixtures/layers', () => {
     assert.deepEqual(broken('sdk-has-no-engine-machinery'), ['plugin-sdk/src/heap.ts → v8', 'plugin-sdk/src/pool.ts → worker_threads']);
   });
 
-  it('refuses a plugin importing the kernel', () => {
-    assert.deepEqual(broken('plugin-imports-only-the-sdk'), ['plugins/alpha/index.ts → kernel/http/types.ts']);
+  it('refuses a plugin importing the kernel, and a plugin\'s test importing the host by its package name', () => {
+    assert.deepEqual(broken('plugin-imports-only-the-sdk'), ['plugins/alpha/index.ts → kernel/http/types.ts', 'plugins/beta/index.test.ts → toolshed/testing']);
+  });
+
+  it('refuses a plugin\'s code importing a face of the SDK other than `.`', () => {
+    assert.deepEqual(broken('plugin-source-imports-the-sdk-face-only'), ['plugins/alpha/index.ts → plugin-sdk/src/testing.ts']);
+  });
+
+  it('refuses a plugin\'s test importing the SDK\'s /contract, and lets it import `.` and /testing', () => {
+    assert.deepEqual(broken('plugin-tests-import-the-sdk-and-its-testing-face'), ['plugins/beta/index.test.ts → @toolshed/plugin-sdk/contract']);
   });
 
   it('refuses a plugin importing another plugin', () => {
@@ -99,8 +115,8 @@ describe('layer rule over test/fixtures/layers', () => {
   });
 
   it('reports nothing else: every other arrow of the fixture is allowed', () => {
-    const rules = ['no-cycle', 'kernel-imports-no-front-door', 'host-knows-no-transport', 'doors-enter-the-host-through-its-entry', 'doors-enter-the-http-door-through-its-entry', 'only-tests-import-a-plugin', 'sdk-is-the-contract-only', 'sdk-has-no-engine-machinery', 'plugin-imports-only-the-sdk', 'plugin-imports-no-other-plugin', 'plugin-imports-no-koa', 'front-door-imports-no-other-front-door', 'cli-starts-only-the-service-or-mcp', 'service-is-started-by-cli', 'only-tests-import-tests'];
+    const rules = ['no-cycle', 'kernel-imports-no-front-door', 'host-knows-no-transport', 'doors-enter-the-host-through-its-entry', 'doors-enter-the-http-door-through-its-entry', 'only-tests-import-a-plugin', 'sdk-is-the-contract-only', 'sdk-has-no-engine-machinery', 'plugin-imports-only-the-sdk', 'plugin-source-imports-the-sdk-face-only', 'plugin-tests-import-the-sdk-and-its-testing-face', 'plugin-imports-no-other-plugin', 'plugin-imports-no-koa', 'front-door-imports-no-other-front-door', 'cli-starts-only-the-service-or-mcp', 'service-is-started-by-cli', 'only-tests-import-tests'];
     assert.deepEqual([...new Set(report.violations.map(({ rule }) => rule))].sort(), rules.sort());
-    assert.equal(report.violations.length, 20);
+    assert.equal(report.violations.length, 23);
   });
 });

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import * as sdk from '@toolshed/plugin-sdk';
 import { SDK_VERSION } from '@toolshed/plugin-sdk';
+import * as sdkTesting from '@toolshed/plugin-sdk/testing';
 import semver from 'semver';
 import { pluginFiles } from '../cli/scaffold/templates.js';
 import { linkRegistryPackages, linkToolshed, offlineEnv, repoRoot, run, runOk, unpackTarball } from './support/packages.js';
@@ -248,12 +249,16 @@ describe('docs/writing-a-plugin.md', () => {
     for (const [, file, content] of shown) assert.equal(content, files.get(file!), file);
   });
 
-  it('imports from the SDK only names the SDK exports', () => {
+  it('imports from each face of the SDK only names that face exports', () => {
+    const faces: Readonly<Record<string, object>> = { '': sdk, '/testing': sdkTesting };
     // Type-only names (`type TestKernel`) have no value to find; the build checks them.
-    const imports = [...guide.matchAll(/import \{([^}]+)\} from '@toolshed\/plugin-sdk'/g)]
-      .flatMap(([, names]) => names!.split(',').map((name) => name.trim()))
-      .filter((name) => !name.startsWith('type '));
+    const imports = [...guide.matchAll(/import \{([^}]+)\} from '@toolshed\/plugin-sdk(\/[a-z]+)?'/g)].flatMap(([, names, face = '']) =>
+      names!.split(',').map((name) => [face, name.trim()] as const).filter(([, name]) => !name.startsWith('type ')),
+    );
     assert.ok(imports.length >= 8, `the imports were found (${imports.length})`);
-    for (const name of imports) assert.ok(name in sdk, `${name} is not exported by the SDK`);
+    for (const [face, name] of imports) {
+      assert.ok(face in faces, `the page imports @toolshed/plugin-sdk${face}, which is not a face for plugins`);
+      assert.ok(name in faces[face]!, `${name} is not exported by @toolshed/plugin-sdk${face}`);
+    }
   });
 });

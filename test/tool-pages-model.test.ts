@@ -3,7 +3,8 @@
 // the OpenAPI document carries them); the browser test (test/browser/tool-pages.test.ts) runs them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { operationContract, type Plugin } from '@toolshed/plugin-sdk';
+import type { Plugin } from '@toolshed/plugin-sdk';
+import { operationContract } from '@toolshed/plugin-sdk/contract';
 import exif from '../plugins/exif-viewer/index.js';
 import hashes from '../plugins/hash-generator/index.js';
 import qr from '../plugins/qr-code-generator/index.js';

@@ -5,7 +5,8 @@
 // (test/browser/tool-pages-recipes.test.ts) runs the pages.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { operationContract, type Plugin } from '@toolshed/plugin-sdk';
+import type { Plugin } from '@toolshed/plugin-sdk';
+import { operationContract } from '@toolshed/plugin-sdk/contract';
 import base64 from '../plugins/base64/index.js';
 import jwt from '../plugins/jwt-decoder/index.js';
 import hashes from '../plugins/hash-generator/index.js';

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { generate } from 'json-schema-faker';
-import { compileSchema, type TSchema } from '@toolshed/plugin-sdk';
+import type { TSchema } from '@toolshed/plugin-sdk';
+import { compileSchema } from '@toolshed/plugin-sdk/contract';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';

@@ -3,6 +3,7 @@
  * into the manifests' categories. Everything comes from the document, so a plugin loaded from a
  * folder has its page the moment it is mounted.
  */
+import { PLUGIN_CATEGORIES } from '@toolshed/plugin-sdk';
 import { fieldNames } from './shared/fields.js';
 import type { Io } from './shared/recipes.js';
 import { humanize, isRecord, type Json, type Schema } from './shared/schema.js';
@@ -65,8 +66,8 @@ export interface Catalog {
   readonly disabledGroups: readonly string[];
 }
 
-/** The SDK's categories (PLUGIN_CATEGORIES), in the list's order; a category not among them goes after. */
-const CATEGORY_ORDER = ['Encoding', 'Text', 'Developer', 'Security', 'Network', 'Dates and time', 'Numbers and money', 'Images and colour'];
+/** The SDK's categories, in the list's order; a category not among them goes after. */
+const CATEGORY_ORDER: readonly string[] = PLUGIN_CATEGORIES;
 const OTHER = 'Other tools';
 /**
  * The categories of the service's own groups, which no manifest describes: recipes (run, identify,

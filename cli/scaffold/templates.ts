@@ -107,7 +107,8 @@ export default definePlugin({
 function testSource({ group }: TemplateValues): string {
   return `import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { invoke, rejectsWith, startTestKernel, type TestKernel } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith, startTestKernel, type TestKernel } from '@toolshed/plugin-sdk/testing';
+import * as toolshed from 'toolshed/testing';
 import plugin from './index.js';
 
 test('reverse turns a text around by characters, not by UTF-16 units', async () => {
@@ -130,10 +131,10 @@ test('reverse refuses a body without text, naming the field', async () => {
   await rejectsWith(invoke(plugin, 'reverse', {}), 400, 'validation_failed', ['/text']);
 });
 
-// Over HTTP: the real Toolshed serving just this plugin (Toolshed is a dev dependency).
+// Over HTTP: the real Toolshed serving just this plugin (Toolshed is a dev dependency, handed in).
 let kernel: TestKernel;
 before(async () => {
-  kernel = await startTestKernel({ plugins: [new URL('./index.js', import.meta.url)] });
+  kernel = await startTestKernel(toolshed, { plugins: [new URL('./index.js', import.meta.url)] });
 });
 after(() => kernel.stop());
 
@@ -173,9 +174,9 @@ The tests start Toolshed itself, a dev dependency linked from the built checkout
 build with a type error writes nothing), runs \`toolshed plugin check .\` (the plugin loaded as the
 service loads it and checked as \`serve\` checks it before it starts, each example sent over HTTP
 and its answer compared) and then \`dist/*.test.js\` with Node's test runner, which replays every
-example too; \`npm run build\` only builds. \`invoke()\` from the SDK runs an operation through the
-service's validation without HTTP; \`startTestKernel()\` starts the service with just this plugin
-and gives a client for it. \`npx toolshed plugin dev .\` serves the plugin beside the built-in ones
+example too; \`npm run build\` only builds. \`invoke()\` from \`@toolshed/plugin-sdk/testing\` runs
+an operation through the service's validation without HTTP; \`startTestKernel(toolshed, …)\`
+starts the service handed in (\`toolshed/testing\`) with just this plugin and gives a client for it. \`npx toolshed plugin dev .\` serves the plugin beside the built-in ones
 and restarts once per build of \`dist/\` (run \`npx tsc --watch\` beside it); it says when \`src/\`
 is newer than \`dist/\`.
 

@@ -5,7 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { compileSchema, Type, type ErrorDetail, type Static, type TSchema } from '@toolshed/plugin-sdk';
+import { Type, type ErrorDetail, type Static, type TSchema } from '@toolshed/plugin-sdk';
+import { compileSchema } from '@toolshed/plugin-sdk/contract';
 import { parse as parseYaml } from './vendor/yaml.js';
 import { didYouMean } from './nearest.js';
 

@@ -9,7 +9,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { checkPlugin, SDK_VERSION, type Plugin } from '@toolshed/plugin-sdk';
+import { SDK_VERSION, type Plugin } from '@toolshed/plugin-sdk';
+import { checkPlugin } from '@toolshed/plugin-sdk/contract';
 import { freshBundle } from './bundles.js';
 import type { ManifestData } from './manifest-data.js';
 import { probeManifest, ProbeRefusal } from './manifest-probe.js';

@@ -2,7 +2,8 @@
  * The logger. One JSON line per request and per failure; request bodies, query strings,
  * Authorization headers and error messages that may quote input are never handed to it.
  */
-import { contractFaultOf, isWorkerJobError } from '@toolshed/plugin-sdk';
+import { isWorkerJobError } from '@toolshed/plugin-sdk';
+import { contractFaultOf } from '@toolshed/plugin-sdk/contract';
 import { pino, type Logger } from 'pino';
 import { LogDestination } from './log-destination.js';
 

@@ -7,7 +7,8 @@
  * enough.
  */
 import { Worker } from 'node:worker_threads';
-import { checkPlugin, SDK_VERSION } from '@toolshed/plugin-sdk';
+import { SDK_VERSION } from '@toolshed/plugin-sdk';
+import { checkPlugin } from '@toolshed/plugin-sdk/contract';
 import { asCheckable, type ManifestData } from './manifest-data.js';
 import type { ProbeAnswer } from './probe-entry.js';
 

@@ -3,7 +3,8 @@
  * refusal and answer check — the same composition `invoke()` runs in a plugin's unit tests. It runs
  * on the main thread and in pool workers (kernel/host/offload.ts).
  */
-import { operationContract, type OperationContract, type Plugin } from '@toolshed/plugin-sdk';
+import type { Plugin } from '@toolshed/plugin-sdk';
+import { operationContract, type OperationContract } from '@toolshed/plugin-sdk/contract';
 import type { ManifestData, OperationData } from './manifest-data.js';
 
 /** An operation ready to run. */

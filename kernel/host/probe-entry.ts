@@ -5,7 +5,8 @@
  * is checked with the SDK's rules here and posted back as data, its functions left out.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkPlugin, SDK_VERSION } from '@toolshed/plugin-sdk';
+import { SDK_VERSION } from '@toolshed/plugin-sdk';
+import { checkPlugin } from '@toolshed/plugin-sdk/contract';
 import { withoutFunctions } from './manifest-data.js';
 
 /** What the probe posts back: the manifest as data, the check's problems, or why the import failed. */

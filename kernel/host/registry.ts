@@ -3,7 +3,8 @@
  * validated configuration. Plugin config sections are checked here, because only now is it known
  * which top-level keys belong to a plugin.
  */
-import { resolvePluginConfig, isToolshedError, type ErrorDetail, type Plugin } from '@toolshed/plugin-sdk';
+import { isToolshedError, type ErrorDetail, type Plugin } from '@toolshed/plugin-sdk';
+import { resolvePluginConfig } from '@toolshed/plugin-sdk/contract';
 import { compileOperation, termsOf, type CompiledOperation, type OperationTerms } from './operations.js';
 import type { ManifestData } from './manifest-data.js';
 import { ConfigError, coreSections, withSuggestions, type Config } from './config.js';

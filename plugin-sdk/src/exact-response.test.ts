@@ -3,7 +3,8 @@
 // fails the build, so deleting the check in defineOperation breaks it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { defineOperation, definePlugin, invoke, Type } from './index.js';
+import { defineOperation, definePlugin, Type } from './index.js';
+import { invoke } from './testing.js';
 
 const closed = { additionalProperties: false } as const;
 const body = Type.Object({ text: Type.String({ maxLength: 100 }) }, closed);

@@ -4,13 +4,10 @@
  * take every step a production request takes (routing, rate limit, body parsing, validation,
  * handler, response check, error bodies).
  *
- * The kernel depends on this SDK, so the SDK cannot import it statically: the kernel is found at
- * run time as the package `toolshed` (its `toolshed/testing` export), which a plugin has as a dev
- * dependency. It is looked up from the SDK's own folder first, then from the working directory.
+ * The kernel depends on this SDK, so the SDK never imports it, not even at run time by name: the
+ * test imports the host's fixture module itself (`import * as toolshed from 'toolshed/testing'`)
+ * and hands it in, typed by {@link TestHost}.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { RunInWorker } from './worker-errors.js';
 
 /** What the kernel's fixture module (`toolshed/testing`) takes. */
@@ -39,6 +36,17 @@ export interface KernelFixture {
   stop(): Promise<void>;
 }
 
+/**
+ * What a Toolshed host offers its plugins' tests: the module `toolshed/testing`, which a test
+ * imports itself and hands to {@link startTestKernel} (and its `runInWorker` to `invoke()`).
+ */
+export interface TestHost {
+  /** Starts the real service with just `options.plugins`. */
+  startKernel(options: KernelFixtureOptions): Promise<KernelFixture>;
+  /** The host's worker threads, for `invoke()`'s `runInWorker` option. */
+  readonly runInWorker: RunInWorker;
+}
+
 /** One answer of the kernel. */
 export interface TestAnswer {
   readonly status: number;
@@ -58,65 +66,24 @@ export interface TestKernel extends KernelFixture {
   request(method: string, path: string, init?: { body?: unknown; headers?: Readonly<Record<string, string>> }): Promise<TestAnswer>;
 }
 
-interface KernelModule {
-  startKernel(options: KernelFixtureOptions): Promise<KernelFixture>;
-  /** The host's worker threads, for `invoke()`'s `context.runInWorker`. */
-  readonly runInWorker?: RunInWorker;
-}
-
-const fixtureModule = 'toolshed/testing';
-
-function isNotFound(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
-}
-
-/** The host's fixture module when it is installed, else undefined. */
-export async function importHost(): Promise<KernelModule | undefined> {
-  try {
-    return await importKernel();
-  } catch {
-    return undefined;
-  }
-}
-
-/** The kernel's fixture module, from beside this SDK or else from the working directory's package. */
-async function importKernel(): Promise<KernelModule> {
-  try {
-    return (await import(fixtureModule)) as KernelModule;
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-  let file: string;
-  try {
-    file = createRequire(path.join(process.cwd(), 'package.json')).resolve(fixtureModule);
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-    throw new Error(
-      'startTestKernel needs Toolshed itself: add it as a dev dependency of the plugin (npm install --save-dev <path of a built Toolshed checkout>)',
-      { cause: error },
-    );
-  }
-  return (await import(pathToFileURL(file).href)) as KernelModule;
-}
-
 async function answerOf(response: Response): Promise<TestAnswer> {
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
 }
 
 /**
- * Starts the real kernel with just `options.plugins` and returns a client for it; `stop()` it when
- * the test ends.
+ * Starts the real kernel of `host` (the module `toolshed/testing`, imported by the test) with just
+ * `options.plugins` and returns a client for it; `stop()` it when the test ends.
  *
  * @example
- * const kernel = await startTestKernel({ plugins: [new URL('./index.js', import.meta.url)] });
+ * import * as toolshed from 'toolshed/testing';
+ * const kernel = await startTestKernel(toolshed, { plugins: [new URL('./index.js', import.meta.url)] });
  * after(() => kernel.stop());
  * const answer = await kernel.post('word-tools/reverse', { text: 'stressed' });
  * assert.deepEqual([answer.status, answer.body], [200, { reversed: 'desserts' }]);
  */
-export async function startTestKernel(options: KernelFixtureOptions): Promise<TestKernel> {
-  const fixture = await (await importKernel()).startKernel(options);
+export async function startTestKernel(host: TestHost, options: KernelFixtureOptions): Promise<TestKernel> {
+  const fixture = await host.startKernel(options);
   const request: TestKernel['request'] = async (method, urlPath, init = {}) => {
     const hasBody = init.body !== undefined;
     const body = typeof init.body === 'string' || !hasBody ? (init.body as string | undefined) : JSON.stringify(init.body);

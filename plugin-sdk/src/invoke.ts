@@ -2,9 +2,8 @@
  * The test helper: runs an operation through the real validation pipeline, without HTTP.
  */
 import type { Static, TSchema } from 'typebox';
-import { importHost } from './harness.js';
 import { operationContract, resolvePluginConfig, type OperationContract } from './operation.js';
-import { WorkerJobError, type RunInWorker } from './worker-errors.js';
+import { WorkerJobError, type RunInWorker, type RunInWorkerOptions } from './worker-errors.js';
 import type { OperationDefinition, OperationMap, Plugin } from './define.js';
 
 /** Options for {@link invoke}. */
@@ -15,7 +14,12 @@ export interface InvokeOptions {
   readonly now?: () => Date;
   /** An abort signal (default: never aborted). */
   readonly signal?: AbortSignal;
-  /** What the handler's `context.runInWorker` does (default: see {@link testWorkerRunner}). */
+  /**
+   * What the handler's `context.runInWorker` does: the host's worker threads when the test hands
+   * them in (`import { runInWorker } from 'toolshed/testing'`), so a deadline stops even a
+   * synchronous loop as in the service; by default the function runs in this thread (see
+   * {@link inThisThread}).
+   */
   readonly runInWorker?: RunInWorker;
 }
 
@@ -60,44 +64,35 @@ export async function invoke<Operations extends OperationMap, Name extends strin
     signal: options.signal ?? new AbortController().signal,
     config: resolvePluginConfig(plugin, options.config),
     now: options.now ?? (() => new Date()),
-    // Looked up when first called: the handler starts before invoke() yields, as in the service.
-    runInWorker: options.runInWorker ?? inTestWorker,
+    runInWorker: options.runInWorker ?? inThisThread,
   };
   // The host hands over a fresh parsed object; do the same so the caller's object stays untouched.
   return (await operation.run(structuredClone(body), context)) as InvokeResult<Operations, Name>;
 }
 
 /**
- * Runs the function in this thread, in the test's own process: it imports the module and calls
- * the export, and answers WorkerJobError `timeout` once the deadline passes (a synchronous loop
- * cannot be interrupted here).
+ * Runs the function in this thread, in the test's own process, as the host's pool would answer:
+ * it imports the module and calls the export, and rejects with WorkerJobError `timeout` once the
+ * deadline passes and `aborted` once the signal fires. A synchronous loop cannot be interrupted
+ * here: it answers when it ends.
  */
-const inThisThread: RunInWorker = async <Result>(module: URL, exportName: string, args: readonly unknown[], options: { deadlineMs: number }) => {
+const inThisThread: RunInWorker = async <Result>(module: URL, exportName: string, args: readonly unknown[], options: RunInWorkerOptions) => {
+  const { deadlineMs, signal } = options;
   const loaded = (await import(module.href)) as Record<string, (...args: readonly unknown[]) => unknown>;
   const fn = loaded[exportName];
   if (typeof fn !== 'function') throw new WorkerJobError('failed', 'TypeError');
+  // Checked after the import, in the same turn as the listener below: no abort falls between them.
+  if (signal?.aborted === true) throw new WorkerJobError('aborted');
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new WorkerJobError('timeout')), options.deadlineMs)));
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new WorkerJobError('timeout')), deadlineMs);
+    signal?.addEventListener('abort', (onAbort = () => reject(new WorkerJobError('aborted'))), { once: true });
+  });
   try {
-    return (await Promise.race([Promise.resolve(fn(...args)), expired])) as Result;
+    return (await Promise.race([Promise.resolve(fn(...args)), stopped])) as Result;
   } finally {
     clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
 };
-
-let runner: Promise<RunInWorker> | undefined;
-
-const inTestWorker: RunInWorker = async (module, exportName, args, options) => (await testWorkerRunner())(module, exportName, args, options);
-
-/**
- * The `context.runInWorker` that `invoke()` hands a handler: the Toolshed host's own worker threads
- * when the host is installed beside the plugin (as `startTestKernel` needs it too), so deadlines
- * interrupt even a catastrophic regex exactly as in the service; otherwise the function runs in
- * this thread.
- */
-export function testWorkerRunner(): Promise<RunInWorker> {
-  return (runner ??= importHost().then(
-    (host) => host?.runInWorker ?? inThisThread,
-    () => inThisThread,
-  ));
-}

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkPlugin, definePlugin, defineOperation, Type } from './index.js';
+import { checkPlugin } from './contract.js';
+import { definePlugin, defineOperation, Type } from './index.js';
 
 const closed = { additionalProperties: false } as const;
 const base = {

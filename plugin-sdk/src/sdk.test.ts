@@ -1,21 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { checkPlugin, compileSchema, contractFaultOf, resolvePluginConfig } from './contract.js';
 import {
-  checkPlugin,
   PLUGIN_CATEGORIES,
-  compileSchema,
-  contractFaultOf,
   definePlugin,
   defineOperation,
   InputError,
-  invoke,
   isToolshedError,
-  resolvePluginConfig,
   Type,
   UnprocessableError,
   UpstreamError,
   UpstreamTimeoutError,
 } from './index.js';
+import { invoke } from './testing.js';
 import { toWireSchema } from './schema-rules.js';
 
 const closed = { additionalProperties: false } as const;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
+import { invoke, HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import compoundInterest from './index.js';
 import type { SimulationResult } from './simulate.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { invoke, rejectsField, rejectsWith } from '@toolshed/plugin-sdk';
+import { invoke, rejectsField, rejectsWith } from '@toolshed/plugin-sdk/testing';
 import { roundSignificant } from './convert.js';
 import { ecbDocument, startFeed, type FakeFeed } from './fake-feed.js';
 import currency from './index.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HANG_GUARD_MS } from '@toolshed/plugin-sdk';
+import { HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import { FeedFormatError, parseEcbXml, type RateSet } from './ecb-xml.js';
 import { ecbDocument } from './fake-feed.js';
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import { invoke, rejectsWith, resolvePluginConfig } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith, resolvePluginConfig } from '@toolshed/plugin-sdk/testing';
 import { ecbDocument, startFeed, type FakeFeed, type FeedBehaviour } from './fake-feed.js';
 import { MAX_FEED_BYTES } from './rate-source.js';
 import { FAILURE_RETRY_MS, rateStoresIdle } from './rate-store.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, rejectsField, rejectsWith, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
+import { invoke, rejectsField, rejectsWith, HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import dateCalculator from './index.js';
 
 const diff = (body: Record<string, unknown>) => invoke(dateCalculator, 'difference', body);

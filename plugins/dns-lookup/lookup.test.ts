@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { invoke, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
+import { invoke, HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import { startResolver, zoneAnswering, type FakeResolver, type Zone } from './fake-resolver.js';
 import dnsLookup from './index.js';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { HANG_GUARD_MS } from '@toolshed/plugin-sdk';
+import { HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import { describe, it } from 'node:test';
 import { normaliseName, reverseIPv4, reverseIPv6 } from './name.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { invoke, resolvePluginConfig } from '@toolshed/plugin-sdk';
+import { invoke, resolvePluginConfig } from '@toolshed/plugin-sdk/testing';
 import { MAX_MESSAGE_BYTES, queryUrl } from './doh-client.js';
 import { encodeResponse, startResolver, type FakeResolver } from './fake-resolver.js';
 import dnsLookup from './index.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HANG_GUARD_MS, isToolshedError } from '@toolshed/plugin-sdk';
+import { isToolshedError } from '@toolshed/plugin-sdk';
+import { HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import { crc32 } from './png.js';
 import { fixture, read, strip } from './test-helpers.js';
 

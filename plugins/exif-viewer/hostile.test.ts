@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { deflateSync } from 'node:zlib';
-import { HANG_GUARD_MS } from '@toolshed/plugin-sdk';
+import { HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import { MAX_ENTRIES, MAX_TEXT_CHARS } from './image-file.js';
 import { inflateCapped, MAX_INFLATED } from './png-text.js';
 import { deflateBomb, fixture, png, read, strip, TINY_IDAT, TINY_IHDR } from './test-helpers.js';

@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, isToolshedError, operationContract, WorkerJobError } from '@toolshed/plugin-sdk';
+import { isToolshedError, WorkerJobError } from '@toolshed/plugin-sdk';
+import { invoke } from '@toolshed/plugin-sdk/testing';
 import exifViewer, { imageRefusal } from './index.js';
 import { EXAMPLE_PNG } from './examples.data.js';
 import { fixture } from './test-helpers.js';
 
 describe('exif-viewer manifest', () => {
   it('replays its examples exactly, and they fit the response schemas', async () => {
-    for (const operation of Object.keys(exifViewer.operations).map((name) => operationContract(exifViewer, name))) {
-      for (const example of operation.definition.examples) {
-        const answer = await invoke(exifViewer, operation.name, example.body);
-        assert.deepEqual(answer, example.response);
-        assert.deepEqual(operation.responseProblems(answer), []);
-      }
+    for (const [name, operation] of Object.entries(exifViewer.operations)) {
+      // invoke() checks each answer against the operation's response schema, as the host does.
+      for (const example of operation.examples) assert.deepEqual(await invoke(exifViewer, name, example.body), example.response);
     }
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, rejectsField, rejectsWith } from '@toolshed/plugin-sdk';
+import { invoke, rejectsField, rejectsWith } from '@toolshed/plugin-sdk/testing';
 import exifViewer from './index.js';
 import { fixture, png, read, TINY_IDAT, TINY_IHDR } from './test-helpers.js';
 import { MAX_ENTRIES, MAX_TEXT_CHARS } from './image-file.js';

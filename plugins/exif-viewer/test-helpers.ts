@@ -1,7 +1,7 @@
 /** Shared by the tests of this folder: fixtures, invoke shortcuts and builders of hostile files. */
 import { readFileSync } from 'node:fs';
 import { constants, deflateRawSync } from 'node:zlib';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke } from '@toolshed/plugin-sdk/testing';
 import exifViewer from './index.js';
 import type { ReadAnswer, StripAnswer } from './image.js';
 import { pngChunk, PNG_SIGNATURE } from './png.js';

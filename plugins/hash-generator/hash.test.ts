@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke } from '@toolshed/plugin-sdk/testing';
 import hashGenerator from './index.js';
 
 // Published vectors: RFC 1321 §A.5 (MD5), RFC 3174 / FIPS 180-2 Appendix A (SHA-1, SHA-256),

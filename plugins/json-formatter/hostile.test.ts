@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HANG_GUARD_MS, invoke, rejectsWith, resolvePluginConfig } from '@toolshed/plugin-sdk';
+import { HANG_GUARD_MS, invoke, rejectsWith, resolvePluginConfig } from '@toolshed/plugin-sdk/testing';
 import jsonFormatter, { INLINE_LIMIT } from './index.js';
 import { formatJson, MAX_OUTPUT, OFFLOAD } from './work.js';
 

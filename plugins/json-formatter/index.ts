@@ -1,12 +1,4 @@
-import {
-  definePlugin,
-  defineOperation,
-  workerRefusal,
-  Type,
-  UnprocessableError,
-  type OperationContext,
-  type Static,
-} from '@toolshed/plugin-sdk';
+import { definePlugin, defineOperation, workerRefusal, Type, UnprocessableError, type OperationContext, type Static } from '@toolshed/plugin-sdk';
 import { formatJson, minifyJson, OFFLOAD, validateJson, type FormatResult, type Indent, type ValidateResult } from './work.js';
 
 const closed = { additionalProperties: false } as const;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HANG_GUARD_MS, invoke, rejectsField, rejectsWith } from '@toolshed/plugin-sdk';
+import { HANG_GUARD_MS, invoke, rejectsField, rejectsWith } from '@toolshed/plugin-sdk/testing';
 import jwtDecoder from './index.js';
 import { tokenStatus, tokenTimes } from './decode.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { CompactSign, SignJWT } from 'jose';
-import { invoke, rejectsField, rejectsWith } from '@toolshed/plugin-sdk';
+import { invoke, rejectsField, rejectsWith } from '@toolshed/plugin-sdk/testing';
 import jwtDecoder from './index.js';
 
 const NOW = new Date('2025-01-01T00:00:00Z'); // 1735689600 s

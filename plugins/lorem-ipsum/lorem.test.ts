@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, rejectsField, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
+import { invoke, rejectsField, HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import lorem from './index.js';
 import { generateLorem, type LoremOptions, type RandomSource } from './generate.js';
 import { WORDS } from './lorem.data.js';

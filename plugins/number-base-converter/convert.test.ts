@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
+import { invoke, HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import numberBase from './index.js';
 import { digitsToBigInt, parseInteger } from './parse.js';
 

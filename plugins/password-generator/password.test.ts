@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, rejectsWith, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith, HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import passwordGenerator from './index.js';
 import { SYMBOLS } from './password.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke } from '@toolshed/plugin-sdk/testing';
 import percentCalculator from './index.js';
 
 const vat = (body: unknown): Promise<unknown> => invoke(percentCalculator, 'vat', body);

@@ -1,12 +1,4 @@
-import {
-  definePlugin,
-  defineOperation,
-  workerRefusal,
-  ServerBusyError,
-  Type,
-  UnprocessableError,
-  type OperationContext,
-} from '@toolshed/plugin-sdk';
+import { definePlugin, defineOperation, workerRefusal, ServerBusyError, Type, UnprocessableError, type OperationContext } from '@toolshed/plugin-sdk';
 import { qrColors } from './colors.js';
 import { EXAMPLES } from './examples.data.js';
 import { CONTACT_FIELDS, CONTACT_NEEDS_A_FIELD, NOPASS_WITHOUT_PASSWORD, payloadOf } from './payload.js';

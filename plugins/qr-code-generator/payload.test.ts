@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, rejectsField, rejectsWith } from '@toolshed/plugin-sdk';
+import { invoke, rejectsField, rejectsWith } from '@toolshed/plugin-sdk/testing';
 import qrCodeGenerator from './index.js';
 
 const payloadOf = async (content: Record<string, unknown>): Promise<string> =>

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Resvg } from '@resvg/resvg-js';
 import jsqr from 'jsqr';
-import { HANG_GUARD_MS, invoke, rejectsField, rejectsWith } from '@toolshed/plugin-sdk';
+import { HANG_GUARD_MS, invoke, rejectsField, rejectsWith } from '@toolshed/plugin-sdk/testing';
 import qrCodeGenerator, { INLINE_LIMIT } from './index.js';
 import { renderSvg } from './render.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { invoke } from '@toolshed/plugin-sdk';
+import { invoke } from '@toolshed/plugin-sdk/testing';
 import regexTester from './index.js';
 import { substitute } from './substitution.js';
 
@@ -121,29 +121,8 @@ describe('regex-tester.test: hostile input', () => {
     });
   });
 
-  it('stops a catastrophic pattern at the time budget while other work goes on', async () => {
-    const config = { timeoutMs: 300, workers: 2 };
-    let ticks = 0;
-    const ticker = setInterval(() => ticks++, 10);
-    const started = Date.now();
-    let elapsed: number;
-    try {
-      const catastrophic = rejects({ pattern: '(a+)+$', text: `${'a'.repeat(40)}!` }, 422, 'regex_timeout', config);
-      // A second job runs on the other worker and answers at once.
-      const normal = await run({ pattern: 'b', text: 'abc' }, config);
-      assert.equal(normal.matches.length, 1);
-      await catastrophic;
-      elapsed = Date.now() - started;
-    } finally {
-      clearInterval(ticker);
-    }
-    // The budget is 300 ms: the answer must come at the budget, not after the pattern would have finished.
-    assert.ok(elapsed >= 290 && elapsed < 3000, `took ${elapsed} ms`);
-    // The event loop kept running: about 30 ticks of 10 ms fit in the budget; demand a third of them.
-    assert.ok(ticks >= 10, `only ${ticks} ticks`);
-    // The pool recovers: the next job gets a fresh worker.
-    assert.equal((await run({ pattern: 'a', text: 'a' }, config)).matches.length, 1);
-  });
+  // A catastrophic pattern stopped at its time budget needs a worker thread the deadline can end:
+  // test/host-threads/regex-tester.test.ts, which hands invoke() the host's threads.
 
   it('refuses answers that would explode: huge replacement output and huge captured groups', async () => {
     // 1,000,000 empty matches × 100 characters = 100,000,000 characters, far over the 20 MiB budget.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { format } from 'sql-formatter';
-import { invoke, rejectsField } from '@toolshed/plugin-sdk';
+import { invoke, rejectsField } from '@toolshed/plugin-sdk/testing';
 import sqlFormatter from './index.js';
 import { DIALECT_LANGUAGES, DIALECTS } from './dialects.data.js';
 

@@ -1,11 +1,4 @@
-import {
-  definePlugin,
-  defineOperation,
-  Type,
-  UnprocessableError,
-  workerRefusal,
-  type OperationContext,
-} from '@toolshed/plugin-sdk';
+import { definePlugin, defineOperation, Type, UnprocessableError, workerRefusal, type OperationContext } from '@toolshed/plugin-sdk';
 import { DIALECTS } from './dialects.data.js';
 import type { FormatRequest } from './format.js';
 import { minifySql } from './minify.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HANG_GUARD_MS, invoke } from '@toolshed/plugin-sdk';
+import { HANG_GUARD_MS, invoke } from '@toolshed/plugin-sdk/testing';
 import sqlFormatter from './index.js';
 import { lineAndColumn, minifySql } from './minify.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, rejectsWith, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith, HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import subnetCalculator from './index.js';
 import type { SubnetEntry as Entry } from './subnet.js';
 

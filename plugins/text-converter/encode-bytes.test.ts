@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, rejectsWith, rejectsField, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith, rejectsField, HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import textConverter from './index.js';
 import { encodeBytes, MAX_OUTPUT_LENGTH } from './encode-bytes.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, rejectsField, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
+import { invoke, rejectsField, HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import textDiff from './index.js';
 import { WorkBudget } from './align.js';
 import { diffInline } from './inline.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, rejectsWith, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith, HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import unitConverter from './index.js';
 import { CATEGORY_NAMES, UNITS } from './units.data.js';
 

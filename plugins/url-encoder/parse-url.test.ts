@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invoke, rejectsWith, HANG_GUARD_MS } from '@toolshed/plugin-sdk';
+import { invoke, rejectsWith, HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import urlEncoder from './index.js';
 import { countParams, MAX_HOST_LENGTH, MAX_PARAMS, MAX_URL_LENGTH, specialHostLength } from './parse-url.js';
 

@@ -3,7 +3,8 @@
  * answer comes back as piscina's result, always resolved (the entry never throws), so that a
  * rejection from piscina means the worker itself stopped: cancelled by us, or dead.
  */
-import type { ContractFault, ErrorDetail } from '@toolshed/plugin-sdk';
+import type { ErrorDetail } from '@toolshed/plugin-sdk';
+import type { ContractFault } from '@toolshed/plugin-sdk/contract';
 
 /** One job: call `exportName` of the module at `module` (a file URL) with `args`. */
 export interface JobRequest {

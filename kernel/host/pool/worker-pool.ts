@@ -8,7 +8,7 @@
  * never the event loop that serves everyone else.
  */
 import { Piscina } from 'piscina';
-import { ServerBusyError, ToolshedError, WorkerJobError } from '@toolshed/plugin-sdk';
+import { ServerBusyError, ToolshedError, WorkerJobError, type RunInWorkerOptions } from '@toolshed/plugin-sdk';
 import { JobGate } from './job-gate.js';
 import { isJobStarted, type JobAnswer, type JobRequest, type PoolWorkerData } from './protocol.js';
 
@@ -34,22 +34,6 @@ export interface WorkerPoolOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-/** Options of one {@link WorkerPool.run} call. */
-export interface RunInWorkerOptions {
-  /** Time budget in milliseconds, counted from the call: waiting in the queue uses it up too. */
-  readonly deadlineMs: number;
-  /** Aborts the job (the client went away). */
-  readonly signal?: AbortSignal;
-  /** Buffers to move into the worker instead of copying (the caller loses them). */
-  readonly transfer?: readonly ArrayBuffer[];
-  /**
-   * A bulk job (a whole large request): bulk jobs hold at most all workers but one and wait in a
-   * queue of a sixteenth the size, so a flood of large requests never leaves small jobs without a
-   * worker, nor piles up answers of megabytes.
-   */
-  readonly bulk?: boolean;
-}
-
 /** Counters of the pool, for monitoring. `running`, `queued` and `refused` count both lanes. */
 export interface WorkerPoolStats {
   /** Worker threads alive (booting, busy or idle). */
@@ -59,7 +43,7 @@ export interface WorkerPoolStats {
   readonly completed: number;
   readonly timeouts: number;
   readonly refused: number;
-  /** Bulk jobs (see {@link RunInWorkerOptions.bulk}) running now. */
+  /** Bulk jobs (see the SDK's `RunInWorkerOptions.bulk`) running now. */
   readonly bulkRunning: number;
   /** Bulk jobs waiting in their own queue. */
   readonly bulkQueued: number;
