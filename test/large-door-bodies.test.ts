@@ -54,12 +54,22 @@ after(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-/** Sends `bytes` to `path`; the answer, and the "event loop blocked" lines logged while it was in flight. */
+/**
+ * Sends `bytes` to `path`; the answer, and the "event loop blocked" lines logged while it was in
+ * flight. The watchdog's timer reports a block at its first tick after it (every BLOCKED_MS / 2),
+ * and the log reaches stdout in batches (at least every second): so a small request follows after
+ * two ticks, and the lines are read once its own line is there, the log being in order.
+ */
 async function sendAlone(path: string, bytes: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown; blocks: string[] }> {
   const from = lines.length;
   const answer = await send(url, path, { body: bytes, headers: { 'Content-Type': 'application/json', ...headers } });
-  // The watchdog's timer reports a block when it runs after it: give it a tick.
   await new Promise((resolve) => setTimeout(resolve, BLOCKED_MS));
+  const marker = await send(url, '/v1/base64/encode', { body: { text: 'after' } });
+  const id = `"requestId":"${String(marker.headers['x-request-id'])}"`;
+  // A guard of 60 s against a hang only.
+  for (const giveUp = Date.now() + 60_000; !lines.slice(from).some((line) => line.includes(id)); await new Promise((resolve) => setTimeout(resolve, 20))) {
+    assert.ok(Date.now() < giveUp, "the following request's log line never came");
+  }
   return { status: answer.status, json: answer.json, blocks: lines.slice(from).filter((line) => line.includes('"event loop blocked"')) };
 }
 
