@@ -161,7 +161,7 @@ export function createMcpHttp(options: McpHttpOptions): (ctx: KernelContext) => 
       value = parsedBody(ctx, bytes, bodies);
     } finally {
       // Parsed: its bytes are no longer held.
-      bodies.free(bytes.byteLength);
+      bodies.free(ctx, bytes.byteLength);
     }
     if (value === undefined) return;
     // The hot path: a well-formed tools/call is run here, its answer spliced into the response.

@@ -96,6 +96,9 @@ describe('configuration', () => {
       requestTimeoutMs: 60000,
       maxAnswerBytes: 32 * 1024 * 1024,
       readingBytes: 128 * 1024 * 1024,
+      readingBytesPerClient: 32 * 1024 * 1024,
+      minBodyBytesPerSecond: 1024,
+      bodyRateGraceMs: 5000,
       sendingBytes: 128 * 1024 * 1024,
     });
     assert.deepEqual(config.workers, { threads: 2, memoryMb: 256, maxQueue: 256, idleMs: 30000, niceness: 10, offloadBytes: 65536, linearOffloadBytes: 262144, requestBudgetMs: 10000 });

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { ByteBudget } from '../kernel/host/byte-budget.js';
 import { BODY_LIMIT } from '../kernel/host/json-body.js';
 import { readBytes, WHOLE_BODY_FROM_BYTES } from '../kernel/http/middleware/body.js';
+import { ReadingBudget } from '../kernel/http/reading-budget.js';
 
 const KiB = 1024;
 const declared = WHOLE_BODY_FROM_BYTES + 100 * KiB;
@@ -27,11 +27,14 @@ function chunksOf(total: number): Buffer[] {
   return chunks;
 }
 
+/** A reading budget of `bytes` with no share per client and no rate floor: the budget alone. */
+const budgetOf = (bytes: number): ReadingBudget => new ReadingBudget({ readingBytes: bytes, readingBytesPerClient: bytes, minBodyBytesPerSecond: 0, bodyRateGraceMs: 5000 });
+
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('a large declared body, read whole', () => {
   it('counts what arrived, not what was declared, and returns the bytes in one buffer of the declared length', async () => {
-    const budget = new ByteBudget(128 * 2 ** 20);
+    const budget = budgetOf(128 * 2 ** 20);
     const req = request(declared);
     const reading = readBytes(req, BODY_LIMIT, budget);
     const chunks = chunksOf(declared);
@@ -49,7 +52,7 @@ describe('a large declared body, read whole', () => {
   });
 
   it('gives back what it counted when the client leaves halfway', async () => {
-    const budget = new ByteBudget(128 * 2 ** 20);
+    const budget = budgetOf(128 * 2 ** 20);
     const req = request(declared);
     const reading = readBytes(req, BODY_LIMIT, budget);
     req.push(chunksOf(declared)[0]);
@@ -61,9 +64,9 @@ describe('a large declared body, read whole', () => {
   });
 
   it('refuses the body once its bytes pass the budget another request shares', async () => {
-    const budget = new ByteBudget(declared - 1);
+    const budget = budgetOf(declared - 1);
     // Another request holds a byte: this body's last chunks pass the budget.
-    assert.ok(budget.tryTake(1));
+    assert.equal(budget.take(budget.open('another client', () => undefined), 1), undefined);
     const req = request(declared);
     const reading = readBytes(req, BODY_LIMIT, budget);
     const chunks = chunksOf(declared);
@@ -78,7 +81,7 @@ describe('a large declared body, read whole', () => {
   });
 
   it('reads a body under WHOLE_BODY_FROM_BYTES chunk by chunk', async () => {
-    const budget = new ByteBudget(128 * 2 ** 20);
+    const budget = budgetOf(128 * 2 ** 20);
     const small = WHOLE_BODY_FROM_BYTES - 1;
     const req = request(small);
     const reading = readBytes(req, BODY_LIMIT, budget);

@@ -40,6 +40,11 @@ export const CoreConfigSchema = Type.Object(
         requestTimeoutMs: Type.Integer({ minimum: 100, maximum: 3600000, default: 60000 }),
         maxAnswerBytes: Type.Integer({ minimum: 1024, maximum: 1073741824, default: 33554432 }),
         readingBytes: Type.Integer({ minimum: 1048576, maximum: 17179869184, default: 134217728 }),
+        // One client address's share of readingBytes; a body alone always fits.
+        readingBytesPerClient: Type.Integer({ minimum: 65536, maximum: 17179869184, default: 33554432 }),
+        // A body averaging less than this once bodyRateGraceMs have passed is cut (408); 0: no floor.
+        minBodyBytesPerSecond: Type.Integer({ minimum: 0, maximum: 1073741824, default: 1024 }),
+        bodyRateGraceMs: Type.Integer({ minimum: 100, maximum: 3600000, default: 5000 }),
         sendingBytes: Type.Integer({ minimum: 1048576, maximum: 17179869184, default: 134217728 }),
       },
       section,

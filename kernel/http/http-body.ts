@@ -1,19 +1,24 @@
 /**
  * Bodies in and answers out for every HTTP front door (the /v1 routes, MCP at /mcp): a body is read
- * under the body cap and the door's reading budget, counted as its bytes arrive (413, 415, 503), and
- * given back once it is consumed; an answer takes its bytes from the host's answer budget (503)
+ * under the body cap and the door's reading budget, counted as its bytes arrive against the budget
+ * and its client address's share, and cut below the rate floor (408, 413, 415, 429, 503); it is
+ * given back once it is consumed. An answer takes its bytes from the host's answer budget (503)
  * until the response closes.
  */
-import { ByteBudget, LONG_ANSWER_CHARS, parseJsonObject, type Host } from '../host/index.js';
+import { LONG_ANSWER_CHARS, parseJsonObject, type Host } from '../host/index.js';
 import { readJsonBytes } from './middleware/body.js';
 import { HttpError } from './http-error.js';
+import { clientKey } from './rate-limit/client-key.js';
+import { ReadingBudget } from './reading-budget.js';
 import { JSON_TYPE, type KernelContext } from './types.js';
 
 export interface HttpBodies {
   /** Reads the request's JSON bytes; they hold the reading budget until {@link free} gives their size back. */
   read(ctx: KernelContext): Promise<Buffer>;
-  /** Gives back the reading budget of a body of `size` bytes, once its bytes are consumed (parsed, or handed to a worker). */
-  free(size: number): void;
+  /** Gives back the reading budget of the request's body of `size` bytes, once its bytes are consumed (parsed, or handed to a worker). */
+  free(ctx: KernelContext, size: number): void;
+  /** The reading budget (what it holds: tests and the loadtest look). */
+  readonly reading: ReadingBudget;
   /** The bytes as a JSON object, by the API's rules (UTF-8, at most 64 levels deep, a position for a syntax error): 400 `invalid_json`. */
   parse(bytes: Uint8Array): unknown;
   /** Sets the JSON answer (a string, or UTF-8 bytes), taking its bytes from the answer budget until the response closes. */
@@ -21,11 +26,13 @@ export interface HttpBodies {
 }
 
 export function httpBodies(host: Pick<Host, 'answers' | 'bodyLimit' | 'config'>): HttpBodies {
-  const reading = new ByteBudget(host.config.server.readingBytes);
+  const reading = new ReadingBudget(host.config.server);
   const { answers, bodyLimit } = host;
   return {
-    read: (ctx) => readJsonBytes(ctx.req, bodyLimit, reading),
-    free: (size) => reading.give(size),
+    reading,
+    // A client is its address as the rate limit counts it (an IPv6 /64 is one client).
+    read: (ctx) => readJsonBytes(ctx.req, bodyLimit, reading, clientKey(ctx.ip)),
+    free: (ctx, size) => reading.give(clientKey(ctx.ip), size),
     parse: parseJsonObject,
     send(ctx, given, bytes) {
       // A long string goes out as its bytes, encoded once (see LONG_ANSWER_CHARS).

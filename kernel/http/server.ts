@@ -29,6 +29,8 @@ export interface RunningService {
   readonly server: Server;
   readonly registry: Registry;
   readonly host: Host;
+  /** Bodies in and answers out (what the reading budget holds: tests and the loadtest look). */
+  readonly bodies: HttpBodies;
   /** `http://host:port` as actually bound. */
   readonly url: string;
   /** Settles once the background warm-up (kernel/host/warm-up.ts) has started a pool worker, at once when it is off. */
@@ -133,6 +135,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server,
     registry,
     host,
+    bodies,
     url: `http://${hostname}:${address.port}`,
     warmedUp,
     stop: () => {

@@ -1,7 +1,9 @@
 // npm run loadtest: the service under mixed valid traffic at 200 connections, then the same while
-// the hostile corpus runs in a loop, then slow readers, 150,000 client addresses and a 300,000-
-// request soak. Loopback only, bounded in time; prints one table with every kept target of issue 38
-// (met or MISSED) and what is measured without one. A measurement, not a test.
+// the hostile corpus runs in a loop, then while each attack of issue 44 runs (attacker.ts: slow
+// bodies holding the reading budget, the amplifying recipe, 10 MiB bodies to the composite and MCP
+// doors), then slow readers, 150,000 client addresses and a 300,000-request soak. Loopback only,
+// bounded in time; prints one table with every kept target of issues 38 and 44 (met or MISSED) and
+// what is measured without one. A measurement, not a test.
 // Knobs: LOADTEST_SECONDS (10), LOADTEST_CONNECTIONS (200), LOADTEST_SOAK (300000),
 // LOADTEST_ADDRESSES (150000), LOADTEST_NICENESS (the pool's; unset, the default).
 import { fork, type ChildProcess } from 'node:child_process';
@@ -77,6 +79,13 @@ async function traffic(base: string, requests: autocannon.Request[], options: Pa
   return autocannon({ url: base, connections, requests: mixed, ...options });
 }
 
+interface AttackStats { sent: number; answered: number; fiveHundreds: number; statuses: Record<string, number> }
+/** What the attack's own requests were answered: `408: 26, 503: 1`. */
+const statusesOf = (attack: AttackStats): string =>
+  Object.entries(attack.statuses)
+    .map(([status, count]) => `${status}: ${count}`)
+    .join(', ') || 'none yet';
+
 /** Failed requests of a run: socket errors, timeouts and non-2xx answers, the latter by status. */
 function failuresOf(result: autocannon.Result): { count: number; text: string } {
   const statuses = Object.entries(result.statusCodeStats ?? {})
@@ -85,6 +94,31 @@ function failuresOf(result: autocannon.Result): { count: number; text: string } 
   const parts = [...statuses, ...(result.errors > 0 ? [`socket errors: ${result.errors}`] : []), ...(result.timeouts > 0 ? [`timeouts: ${result.timeouts}`] : [])];
   const count = result.errors + result.timeouts + result.non2xx;
   return { count, text: `${count} errors${parts.length > 0 ? ` (${parts.join(', ')})` : ''}` };
+}
+
+/**
+ * Valid traffic from other clients while the attack `mode` of attacker.ts runs, and issue 44's
+ * targets for it: the others' POSTs answered 200, the service's RSS peak with the attack's answers
+ * beside it (its refusals), /healthz p99.
+ */
+async function underAttack(mode: string, title: string): Promise<void> {
+  const attacker = child('./attacker.js', [String(port), mode]);
+  const ready = await Promise.race([new Promise((resolve) => attacker.once('message', resolve)), sleep(120_000)]);
+  if (ready !== 'ready') process.stderr.write(`the ${mode} attack was not under way after 2 minutes\n`);
+  await ask(attacker, 'reset');
+  await ask(server, 'reset');
+  const stop = await probeHealth(prober);
+  const result = await traffic(base, requests, { duration: seconds });
+  const p99 = await stop();
+  const during = await ask<ServerStats>(server, 'stats');
+  const attack = await ask<AttackStats>(attacker, 'stats');
+  attacker.kill();
+  const total = result['2xx'] + result.non2xx + result.errors + result.timeouts;
+  const ok = result.statusCodeStats?.['200']?.count ?? 0;
+  const share = (100 * ok) / total;
+  kept(`${title}: others' POSTs answered 200`, { value: share, comparison: '>=', goal: 99, unit: ' %', digits: 2 }, `${ok} of ${total} (${Math.round(result.requests.average)} req/s), ${failuresOf(result).text}`);
+  kept('  RSS peak during it', { value: during.peakRssMb, comparison: '<', goal: 512, unit: ' MiB', digits: 0 }, `${during.peakRssMb.toFixed(0)} MiB; the attack's ${attack.sent} requests answered ${statusesOf(attack)}`);
+  kept('  healthz p99 during it', { value: p99, comparison: '<', goal: 50, unit: ' ms' }, `${p99.toFixed(1)} ms; event loop p99 ${during.loopP99Ms.toFixed(1)} ms (max ${during.loopMaxMs.toFixed(0)})`);
 }
 
 async function settleRss(server: ChildProcess, targetMb: number, maxMs: number): Promise<ServerStats> {
@@ -130,6 +164,12 @@ kept('  hostile requests answered', { value: attack.answered, comparison: '>=', 
 kept('  hostile requests answered 500', { value: attack.fiveHundreds, comparison: '<=', goal: 0, unit: '', digits: 0 }, `${attack.fiveHundreds}`);
 kept('  healthz p99', { value: health, comparison: '<', goal: 250, unit: ' ms' }, `${health.toFixed(1)} ms`);
 info('  event-loop delay p99 (max), RSS peak', `${stats.loopP99Ms.toFixed(1)} ms (${stats.loopMaxMs.toFixed(0)}); GC pauses max ${stats.gcMaxMs.toFixed(0)} ms, ${stats.gcTotalMs.toFixed(0)} ms in all; ${stats.peakRssMb.toFixed(0)} MiB`);
+
+// Issue 44's attacks, each beside the valid mix.
+await underAttack('slow-hold', '13 bodies of 1 byte declaring 10 MiB (reopened when cut)');
+await underAttack('share-hold', 'one address: 64 bodies of 1 MiB declaring 10 MiB, stalled');
+await underAttack('amplify', 'the amplifying recipe (30 steps, gzipped), 2 at a time');
+await underAttack('large-doors', '10 MiB bodies to recipes/run, recipes/identify, /mcp, 2 at a time');
 
 // 50 clients ask for 30 MB answers and never read them: the answer budget and the write timeout.
 await ask(server, 'reset');

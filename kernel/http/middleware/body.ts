@@ -1,13 +1,14 @@
 /**
  * Reads an operation's JSON body: media type checked before reading, gzip/deflate/br decoded, the
  * 10 MiB cap enforced on the bytes as they arrive (raw and decoded, with or without Content-Length),
- * UTF-8 checked, parsed. Error messages give a position, never the body's content.
+ * each byte counted against the reading budget as it arrives (kernel/http/reading-budget.ts: the
+ * budget, the client's share, the rate floor). Error messages give a position, never the body's content.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { ByteBudget } from '../../host/index.js';
 import { HttpError } from '../http-error.js';
+import type { BodyHold, ReadingBudget } from '../reading-budget.js';
 
 const jsonMediaType = /^application\/(?:json|[a-z0-9!#$&^_.-]+\+json)$/;
 
@@ -15,10 +16,6 @@ function tooLarge(limit: number): HttpError {
   // Connection: close, so the unread rest of the body is never parsed as a next request.
   return new HttpError(413, 'payload_too_large', `The request body is larger than ${limit} bytes`, { Connection: 'close' });
 }
-
-/** 503 with Connection: close: the reading budget is spent and the rest of the body is not read. */
-const readingSpent = (): HttpError =>
-  new HttpError(503, 'server_busy', 'The service is reading too much data at once; retry shortly', { 'Retry-After': '1', Connection: 'close' });
 
 const clientLeft = (): HttpError => new HttpError(400, 'invalid_json', 'The client aborted the request body');
 
@@ -40,17 +37,16 @@ export const WHOLE_BODY_FROM_BYTES = 2 ** 20;
 
 /**
  * Collects the request's bytes, refusing more than `limit` (before or after decoding). The bytes
- * held count against `budget`: on failure they are given back here, on success the caller gives
- * back `bytes.length` once the answer is done.
+ * held count against `reading` as `client`'s: on failure they are given back here, on success the
+ * caller gives back `bytes.length` once the body is consumed (`reading.give(client, …)`).
  */
-export function readBytes(req: IncomingMessage, limit: number, budget?: ByteBudget): Promise<Buffer> {
+export function readBytes(req: IncomingMessage, limit: number, reading?: ReadingBudget, client = ''): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return Promise.reject(tooLarge(limit));
   // The client left while the request waited (its turn, the rate limit's store): a destroyed stream
   // emits nothing more, so waiting for its end would never settle.
   if (req.destroyed) return Promise.reject(clientLeft());
   const decoder = decoderFor(req.headers['content-encoding']);
-  let held = 0;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     // A large body whose length is declared goes straight into one buffer of that length (see
@@ -71,19 +67,24 @@ export function readBytes(req: IncomingMessage, limit: number, budget?: ByteBudg
       req.removeListener('data', onRaw);
       req.removeListener('timeout', onSilence);
       req.pause();
+      if (hold !== undefined) reading!.end(hold, error === undefined);
       if (error) {
-        budget?.give(held);
         reject(error);
       } else if (whole !== undefined) {
         resolve(size === whole.length ? whole : whole.subarray(0, size));
       } else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     };
+    // Opened before any byte is read: the rate floor counts from here.
+    const hold: BodyHold | undefined = reading?.open(client, finish);
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) return finish(tooLarge(limit));
-      // Counted as the bytes arrive, never as declared: a client that declares 10 MiB and sends one byte holds one byte.
-      if (budget !== undefined && !budget.tryTake(chunk.length, held)) return finish(readingSpent());
-      held += chunk.length;
+      if (hold !== undefined) {
+        if (decoder === undefined) hold.received += chunk.length;
+        // Counted as the bytes arrive, never as declared: a client that declares 10 MiB and sends one byte holds one byte.
+        const refusal = reading!.take(hold, chunk.length);
+        if (refusal !== undefined) return finish(refusal);
+      }
       if (whole === undefined && size === chunk.length && decoder === undefined && declared >= WHOLE_BODY_FROM_BYTES) whole = Buffer.allocUnsafeSlow(declared);
       if (whole === undefined) {
         chunks.push(chunk);
@@ -98,6 +99,7 @@ export function readBytes(req: IncomingMessage, limit: number, budget?: ByteBudg
     const onSilence = (): void => finish(new HttpError(408, 'request_timeout', 'The request body stopped arriving', { Connection: 'close' }));
     const onRaw = (chunk: Buffer): void => {
       raw += chunk.length;
+      if (hold !== undefined) hold.received += chunk.length;
       if (raw > limit) finish(tooLarge(limit));
     };
     source.on('data', onData);
@@ -140,8 +142,8 @@ function checkFraming(headers: IncomingMessage['headers']): void {
   }
 }
 
-/** Checks the request's framing headers and reads its body bytes (413/415/501/503 as they apply). */
-export function readJsonBytes(req: IncomingMessage, limit: number, budget?: ByteBudget): Promise<Buffer> {
+/** Checks the request's framing headers and reads its body bytes (408/413/415/429/501/503 as they apply). */
+export function readJsonBytes(req: IncomingMessage, limit: number, reading?: ReadingBudget, client?: string): Promise<Buffer> {
   checkFraming(req.headers);
-  return readBytes(req, limit, budget);
+  return readBytes(req, limit, reading, client);
 }

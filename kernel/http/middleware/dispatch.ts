@@ -33,7 +33,7 @@ export function dispatch(executor: Executor, bodies: HttpBodies, notFoundMessage
       const answer = await executor.run({ operation: route.operation!, bytes, caller: ctx, requestId: ctx.state.requestId });
       bodies.send(ctx, answer.body, answer.bytes);
     } finally {
-      bodies.free(size);
+      bodies.free(ctx, size);
     }
     await next();
   };

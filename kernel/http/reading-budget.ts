@@ -1,0 +1,167 @@
+/**
+ * The HTTP door's reading budget: the request body bytes held at once over all requests
+ * (`server.readingBytes`, 503 past it), the share of them one client address may hold
+ * (`server.readingBytesPerClient`, 429 past it), and the slowest a body may arrive
+ * (`server.minBodyBytesPerSecond` once `server.bodyRateGraceMs` have passed, 408 below it). A body
+ * holds what has arrived of it, never what it declares; a body alone always fits, so a budget or a
+ * share smaller than the largest body does not lock that body out for good.
+ */
+import { ByteBudget } from '../host/index.js';
+import { HttpError } from './http-error.js';
+
+export interface ReadingLimits {
+  readonly readingBytes: number;
+  readonly readingBytesPerClient: number;
+  /** 0: no floor. */
+  readonly minBodyBytesPerSecond: number;
+  readonly bodyRateGraceMs: number;
+}
+
+/** The time the rate floor is measured with; tests hand in their own. */
+export interface ReadingClock {
+  /** Milliseconds, monotonic. */
+  now(): number;
+  /** Calls `tick` every `ms` until the returned function is called. */
+  every(ms: number, tick: () => void): () => void;
+}
+
+const realClock: ReadingClock = {
+  now: () => performance.now(),
+  every(ms, tick) {
+    const timer = setInterval(tick, ms);
+    // Bodies still being read never keep a stopping process alive.
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+};
+
+/** How often bodies being read are checked against the rate floor. */
+export const RATE_CHECK_MS = 1000;
+
+/** What the reading budget holds now, for tests and the loadtest. */
+export interface ReadingStats {
+  /** Body bytes held, over all requests. */
+  readonly bytes: number;
+  /** Client addresses holding any. */
+  readonly clients: number;
+  /** The most one client address holds. */
+  readonly largestClientBytes: number;
+  /** Bodies being read now. */
+  readonly reading: number;
+}
+
+/** One body's hold on the budget, from its first byte until it is read (and, if read, until it is freed). */
+export class BodyHold {
+  /** Decoded bytes held (what memory the body takes). */
+  held = 0;
+  /** Bytes arrived on the wire (what the rate floor counts). */
+  received = 0;
+  constructor(
+    readonly client: string,
+    readonly started: number,
+    /** Ends the reading with the refusal (the rate floor's 408). */
+    readonly cut: (error: HttpError) => void,
+  ) {}
+}
+
+export class ReadingBudget {
+  private readonly total: ByteBudget;
+  /** Bytes held per client address; an address holding nothing has no entry. */
+  private readonly clients = new Map<string, number>();
+  /** Bodies being read, for the rate floor. */
+  private readonly watched = new Set<BodyHold>();
+  private reading = 0;
+  private stopTicking: (() => void) | undefined;
+
+  constructor(
+    readonly limits: ReadingLimits,
+    private readonly clock: ReadingClock = realClock,
+  ) {
+    this.total = new ByteBudget(limits.readingBytes);
+  }
+
+  /** Body bytes held now, over all requests. */
+  get inUse(): number {
+    return this.total.inUse;
+  }
+
+  /** Starts counting a body `client` sends; `cut` ends its reading when it arrives below the floor. */
+  open(client: string, cut: (error: HttpError) => void): BodyHold {
+    const hold = new BodyHold(client, this.clock.now(), cut);
+    this.reading++;
+    if (this.limits.minBodyBytesPerSecond > 0) {
+      this.watched.add(hold);
+      // The check runs while bodies are being read, and stops at the first check that finds none.
+      this.stopTicking ??= this.clock.every(RATE_CHECK_MS, () => this.checkRates());
+    }
+    return hold;
+  }
+
+  /**
+   * Counts `bytes` more of the body: the refusal when they do not fit the client's share (429) or
+   * the budget (503), each of which the body's own earlier bytes never count against.
+   */
+  take(hold: BodyHold, bytes: number): HttpError | undefined {
+    const client = this.clients.get(hold.client) ?? 0;
+    const share = this.limits.readingBytesPerClient;
+    if (client > hold.held && client + bytes > share) return shareSpent(share);
+    if (!this.total.tryTake(bytes, hold.held)) return readingSpent();
+    this.clients.set(hold.client, client + bytes);
+    hold.held += bytes;
+    return undefined;
+  }
+
+  /** The body is read (its bytes stay held until {@link give}) or refused (`kept` false: given back now). */
+  end(hold: BodyHold, kept: boolean): void {
+    this.reading--;
+    this.watched.delete(hold);
+    if (!kept) this.give(hold.client, hold.held);
+  }
+
+  /** Gives back `bytes` of a body `client` sent, once they are consumed. */
+  give(client: string, bytes: number): void {
+    this.total.give(bytes);
+    const left = (this.clients.get(client) ?? 0) - bytes;
+    if (left > 0) this.clients.set(client, left);
+    // 150,000 addresses a minute must not leave 150,000 entries behind.
+    else this.clients.delete(client);
+  }
+
+  /**
+   * Cuts every body being read for longer than the grace period that has arrived slower than the
+   * floor on average since its reading began. Runs every {@link RATE_CHECK_MS}; a test calls it itself.
+   */
+  checkRates(): void {
+    if (this.watched.size === 0) {
+      this.stopTicking?.();
+      this.stopTicking = undefined;
+      return;
+    }
+    const now = this.clock.now();
+    const { minBodyBytesPerSecond: floor, bodyRateGraceMs: grace } = this.limits;
+    // The cut deletes its hold from the set: iterating a Set while deleting the current entry is safe.
+    for (const hold of this.watched) {
+      const elapsed = now - hold.started;
+      if (elapsed >= grace && hold.received * 1000 < floor * elapsed) hold.cut(tooSlow(floor));
+    }
+  }
+
+  stats(): ReadingStats {
+    let largest = 0;
+    for (const bytes of this.clients.values()) largest = Math.max(largest, bytes);
+    return { bytes: this.total.inUse, clients: this.clients.size, largestClientBytes: largest, reading: this.reading };
+  }
+}
+
+// Each refusal closes the connection: the rest of the body is never read as a next request.
+
+/** 503: the bodies of all clients together are at the budget. */
+const readingSpent = (): HttpError =>
+  new HttpError(503, 'server_busy', 'The service is reading too much data at once; retry shortly', { 'Retry-After': '1', Connection: 'close' });
+
+/** 429: this address's bodies are at its share; the others' are not refused for it. */
+const shareSpent = (share: number): HttpError =>
+  new HttpError(429, 'rate_limited', `This client address is sending more than ${share} bytes of request bodies at once; retry in 1 s`, { 'Retry-After': '1', Connection: 'close' });
+
+const tooSlow = (floor: number): HttpError =>
+  new HttpError(408, 'request_timeout', `The request body arrived slower than ${floor} bytes per second`, { Connection: 'close' });
