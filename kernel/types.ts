@@ -15,6 +15,8 @@ export interface Route {
   readonly json?: string;
   /** A front door's own answer, after authentication, the rate limit and the method check. */
   readonly respond?: (ctx: KernelContext) => Promise<void>;
+  /** The door answers a request over its rate limit itself: see DoorRoute. */
+  readonly answersOverLimit?: boolean;
 }
 
 export interface KernelState {
@@ -27,6 +29,8 @@ export interface KernelState {
   body?: unknown;
   /** Set by the rate limit for a counted request: counts more against the same limit (see RunRequest's `charge`). */
   charge?: (extra: number) => Promise<void>;
+  /** Set instead of refusing, on a route that answers over its limit itself: the 429 it would have thrown (the request is counted). */
+  overLimit?: Error;
 }
 
 export type KernelContext = ParameterizedContext<KernelState>;
@@ -40,6 +44,12 @@ export interface DoorRoute {
   readonly path: string;
   readonly method: 'GET' | 'POST';
   readonly respond: (ctx: KernelContext) => Promise<void>;
+  /**
+   * Past the rate limit, the request still reaches `respond` (counted, its RateLimit headers set),
+   * with the 429 it would have got on `ctx.state.overLimit`: the door words the refusal in its own
+   * protocol, or throws it.
+   */
+  readonly answersOverLimit?: boolean;
 }
 
 /**

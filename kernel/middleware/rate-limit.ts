@@ -37,6 +37,15 @@ export function rateLimit(options: RateLimitOptions): KernelMiddleware {
     if (!result.admitted && ctx.state.authFailure !== undefined) throw ctx.state.authFailure;
     if (!result.admitted) throw new HttpError(429, 'rate_limited', `Rate limit exceeded; retry in ${reset} s`, { 'Retry-After': reset });
   }
+  /** `answer`, except that a route which answers over its limit itself gets the refusal on its state instead. */
+  function answerRequest(ctx: KernelContext, result: HitResult): void {
+    try {
+      answer(ctx, result);
+    } catch (refusal) {
+      if (ctx.state.route?.answersOverLimit !== true || ctx.state.authFailure !== undefined) throw refusal;
+      ctx.state.overLimit = refusal as Error;
+    }
+  }
   /**
    * A run that costs more than one request (a recipe's steps) counts the rest here, against the same
    * key and window: all of it or nothing, refused with the same 429 and headers.
@@ -57,11 +66,11 @@ export function rateLimit(options: RateLimitOptions): KernelMiddleware {
     const hit = store.hit(key, max, windowMs);
     if ('then' in hit) {
       return hit.then((result) => {
-        answer(ctx, result);
+        answerRequest(ctx, result);
         return next();
       });
     }
-    answer(ctx, hit);
+    answerRequest(ctx, hit);
     return next();
   };
 }
