@@ -1,20 +1,24 @@
 /**
- * The `describe` tool: the full definition of any tool, for a model that needs more than the short
- * entry tools/list gives (a worked example, the refusal codes, the output schema, a rule across
- * fields the listed schema leaves out). Its name has no `_`, so no operation's tool can take it.
+ * The `toolshed-describe` tool: the full definition of any tool, for a model that needs more than
+ * the short entry tools/list gives (a worked example, the refusal codes, the output schema, a rule
+ * across fields the listed schema leaves out). Its name has no `_`, so no operation's tool
+ * (`<group>_<operation>`) can take it, and it says whose it is, so a host that puts several
+ * servers' tools side by side without a prefix does not meet a second `describe`.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { DESCRIBE_TOOL } from './compact-schema.js';
 import { nearestTool } from './tools.js';
 
-export const DESCRIBE_TOOL = 'describe';
+export { DESCRIBE_TOOL };
 
 /** Its entry in tools/list. */
 export const describeTool: Tool = {
   name: DESCRIBE_TOOL,
   description:
-    'The full definition of one of these tools: its input schema exactly as the server checks it (rules across ' +
-    'fields included), its output schema, a worked example and the error codes it may answer. Call it when a ' +
-    'listed entry is not enough.',
+    'The full definition of one of this server\'s tools: its input schema exactly as the server checks it (rules ' +
+    'across fields included), its output schema, a worked example and the error codes it may answer. Call it ' +
+    'before a tool whose entry says a rule or pattern is left to it, when you need an example or the answer\'s ' +
+    'shape, or after a refusal its details do not explain; not before every call.',
   inputSchema: {
     type: 'object',
     properties: { name: { type: 'string', description: 'A tool name as tools/list gives it, for example base64_encode' } },
