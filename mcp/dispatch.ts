@@ -9,8 +9,7 @@
  */
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, InitializeRequestParamsSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isToolshedError, UnprocessableError, workerRefusal, type RunInWorker } from '@toolshed/plugin-sdk';
-import type { Executor, OperationInfo, RunAnswer } from '../kernel/executor.js';
-import { logFailure, type Logger } from '../kernel/logger.js';
+import { answerText, logFailure, type Answer, type Caller, type Executor, type Logger, type OperationInfo } from '../kernel/host/index.js';
 import { describeCall, describeTool, DESCRIBE_TOOL } from './describe.js';
 import { INVALID_PARAMS, readMessage, type Message, type MessageUnit, type RequestId } from './message.js';
 import { callResult, errorResponse, resultResponse, toolError, type PictureResponse, type ToolErrorBody } from './results.js';
@@ -35,11 +34,11 @@ export interface McpOptions {
 
 /** One message's circumstances, as its transport knows them. */
 export interface McpScope {
-  /** Aborted when the caller goes away; made only for a tools/call. */
-  readonly signal?: () => AbortSignal;
+  /** Who asked (told when it goes away, charged for a call that costs more than one request: a recipe). */
+  readonly caller?: Caller;
   readonly requestId?: string;
-  /** The caller's rate limit, for a call that costs more than one request (a recipe). */
-  readonly charge?: (extra: number) => Promise<void>;
+  /** Told once the message's bytes are consumed (parsed here, or moved to the pool): the door may give back what they held. */
+  onRead?(): void;
   /** Set when the request is over its rate limit (counted): a tools/call answers it as a tool error, anything else is refused with it. */
   readonly overLimit?: Error;
   /** Told the operation a tools/call runs, before it runs (the access log and metrics count it so). */
@@ -109,13 +108,13 @@ export function createMcpServer(options: McpOptions): (bytes: Buffer, scope: Mcp
   const reply = (body: string): McpReply => ({ status: 200, body });
 
   /** The response to a call whose operation answered `answer`: built here, or on the pool when it is large or has pictures. */
-  async function answered(id: RequestId, tool: string, answer: RunAnswer, operation: OperationInfo, scope: McpScope): Promise<McpReply> {
+  async function answered(id: RequestId, tool: string, answer: Answer, operation: OperationInfo, scope: McpScope): Promise<McpReply> {
     const pictures = catalog.images.get(tool) ?? [];
-    if (pictures.length === 0 && answer.bytes <= offloadBytes) return reply(resultResponse(id, callResult(answer.json)));
+    if (pictures.length === 0 && answer.bytes <= offloadBytes) return reply(resultResponse(id, callResult(answerText(answer))));
     const bytes = own(typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body);
     if (pictures.length === 0) return { status: 200, body: await onPool<Uint8Array>(resultsModule, 'responseOnWorker', [id, bytes], bytes, true) };
     // The answer is small (an SVG): its text is kept here, so a failed drawing still answers.
-    const text = answer.json;
+    const text = answerText(answer);
     const leftOut = (reason: string): void => logger.warn({ requestId: scope.requestId, operation: operation.id, reason }, 'picture left out of a tool result');
     try {
       const drawn = await onPool<PictureResponse>(resultsModule, 'pictureResponseOnWorker', [id, bytes, pictures], bytes, false);
@@ -133,9 +132,9 @@ export function createMcpServer(options: McpOptions): (bytes: Buffer, scope: Mcp
     const { id, name, args } = message;
     scope.onOperation?.(operation);
     // Bytes read on a worker reach the executor as the body's bytes, as a POST's do.
-    const body = 'bytes' in args ? { bytes: Buffer.from(args.bytes.buffer, args.bytes.byteOffset, args.bytes.byteLength) } : args.value;
+    const body = 'bytes' in args ? { bytes: args.bytes } : { body: args.value };
     try {
-      const answer = await executor.run({ operation: operation.name, body, signal: scope.signal?.(), requestId: scope.requestId, charge: scope.charge });
+      const answer = await executor.run({ operation, ...body, caller: scope.caller, requestId: scope.requestId });
       return await answered(id, name, answer, operation, scope);
     } catch (error) {
       const refused = refusalBody(error);
@@ -166,14 +165,23 @@ export function createMcpServer(options: McpOptions): (bytes: Buffer, scope: Mcp
   }
 
   /** The message in `bytes`, read here or, past the offload bound, on the pool (the bytes move there). */
-  async function read(bytes: Buffer): Promise<Message> {
-    if (bytes.length <= offloadBytes) return readMessage(bytes, unit);
+  async function read(bytes: Buffer, scope: McpScope): Promise<Message> {
+    if (bytes.length <= offloadBytes) {
+      try {
+        return readMessage(bytes, unit);
+      } finally {
+        scope.onRead?.();
+      }
+    }
     const moved = own(bytes);
-    return onPool<Message>(messageModule, 'readOnWorker', [moved, unit], moved, true);
+    const reading = onPool<Message>(messageModule, 'readOnWorker', [moved, unit], moved, true);
+    // Moved into the worker (or refused before): the main thread holds them no more.
+    scope.onRead?.();
+    return reading;
   }
 
   return async function handle(bytes, scope) {
-    const message = await read(bytes);
+    const message = await read(bytes, scope);
     // Over the rate limit (counted), a tools/call is told so in a result its model reads, with the
     // seconds to wait; anything else is refused as the API refuses it.
     if (scope.overLimit !== undefined && message.kind !== 'call') throw scope.overLimit;

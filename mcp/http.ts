@@ -8,10 +8,8 @@
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { RunInWorker } from '@toolshed/plugin-sdk';
-import type { Executor } from '../kernel/executor.js';
-import type { HttpBodies } from '../kernel/http-body.js';
-import type { Logger } from '../kernel/logger.js';
-import { JSON_TYPE, type KernelContext } from '../kernel/types.js';
+import type { Executor, Logger } from '../kernel/host/index.js';
+import { JSON_TYPE, type HttpBodies, type KernelContext } from '../kernel/http/index.js';
 import { createMcpServer, type McpScope } from './dispatch.js';
 import { INVALID_REQUEST } from './message.js';
 import { errorResponse } from './results.js';
@@ -47,15 +45,17 @@ export function createMcpHttp(options: McpHttpOptions): (ctx: KernelContext) => 
     // one (or one of unknown length) gets the 429 unread, as before, which costs the service nothing.
     if (overLimit !== undefined && !(Number(ctx.req.headers['content-length']) <= offloadBytes)) throw overLimit;
     const bytes = await bodies.read(ctx);
+    const size = bytes.byteLength;
     const route = ctx.state.route!;
     const scope: McpScope = {
-      signal: () => bodies.gone(ctx),
+      // The request is the Caller: its signal made only when asked, a recipe's steps charged against the same limit.
+      caller: ctx,
       requestId: ctx.state.requestId,
-      // A call that costs more than one request (a recipe's steps) is charged against the same limit.
-      charge: ctx.state.charge,
+      // Parsed, or moved to a worker: the body's bytes no longer hold the reading budget.
+      onRead: () => bodies.free(size),
       overLimit,
       // For the access log and metrics: a tool call is counted under its operation, as the POST is.
-      onOperation: (operation) => (ctx.state.route = { ...route, operationId: operation.id }),
+      onOperation: (operation) => (ctx.state.route = { ...route, operation }),
     };
     const reply = await handle(bytes, scope);
     ctx.status = reply.status;

@@ -8,7 +8,7 @@
  * on the main thread.
  */
 import { isToolshedError } from '@toolshed/plugin-sdk';
-import { parseJsonObject } from '../kernel/middleware/body.js';
+import { parseJsonObject } from '../kernel/host/index.js';
 import { memberBytes } from './json-span.js';
 
 /** JSON-RPC's codes for a message that is not JSON, one that is no valid request, and params of the wrong shape. */

@@ -8,11 +8,7 @@
 import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import { isToolshedError } from '@toolshed/plugin-sdk';
-import { API_VERSION } from '../kernel/app.js';
-import { runInWorker } from '../kernel/handler-context.js';
-import type { Host } from '../kernel/host.js';
-import { createLogger, flushPeriodically, logFailure, type Logger } from '../kernel/logger.js';
-import { LogDestination } from '../kernel/log-destination.js';
+import { API_VERSION, createLogger, flushPeriodically, LogDestination, logFailure, type Host, type Logger } from '../kernel/host/index.js';
 import { createMcpServer } from './dispatch.js';
 import { errorResponse } from './results.js';
 import { LineTransport } from './stdio-transport.js';
@@ -33,14 +29,15 @@ export async function serveStdio(host: Host, stdin: Readable, stdout: Writable):
     executor,
     catalog: buildToolCatalog(executor.operations()),
     version: API_VERSION,
-    runInWorker,
+    runInWorker: host.runInWorker,
     offloadBytes: config.workers.offloadBytes,
     requestBudgetMs: config.workers.requestBudgetMs,
     unit: 'line',
     logger,
   });
   const running = new Set<Promise<void>>();
-  const scope = { signal: () => connection.signal };
+  // One local caller: nothing to charge, gone when it hangs up.
+  const scope = { caller: { gone: () => connection.signal, charge: () => Promise.resolve() } };
   /** Answers one line; a line that could not be read at all (the pool busy) gets a JSON-RPC error. */
   async function answer(line: Buffer): Promise<void> {
     try {
@@ -52,7 +49,7 @@ export async function serveStdio(host: Host, stdin: Readable, stdout: Writable):
     }
   }
   // A message is at most what the HTTP door takes as a body (10 MiB); a longer line is answered with an error, not the end.
-  const transport = new LineTransport(stdin, stdout, executor.bodyLimit, (line) => {
+  const transport = new LineTransport(stdin, stdout, host.bodyLimit, (line) => {
     const served = answer(line);
     running.add(served);
     void served.finally(() => running.delete(served));

@@ -3,9 +3,7 @@
  * no front door; here each is made from what the host gives it (the executor, the HTTP bodies, the
  * OpenAPI document) and handed to the HTTP service as a list. Arrows point from here inward only.
  */
-import { startService, type DoorKit, type RunningService, type StartOptions } from '../kernel/server.js';
-import { runInWorker } from '../kernel/handler-context.js';
-import type { FrontDoor } from '../kernel/types.js';
+import { type DoorKit, type FrontDoor, type RunningService, type StartOptions, startService } from '../kernel/http/index.js';
 import { mcpDoor } from '../mcp/route.js';
 import { toolPages } from '../tool-pages/serve.js';
 import { extensions } from './extensions.js';
@@ -17,7 +15,7 @@ export function frontDoors(kit: DoorKit): FrontDoor[] {
   const doors: FrontDoor[] = [];
   // The browser pages are public: they answer before authentication and the rate limit.
   if (docs.enabled && docs.toolPages) doors.push({ pages: toolPages(document) });
-  const pool = { runInWorker, offloadBytes: workers.offloadBytes, requestBudgetMs: workers.requestBudgetMs };
+  const pool = { runInWorker: host.runInWorker, offloadBytes: workers.offloadBytes, requestBudgetMs: workers.requestBudgetMs };
   doors.push(mcpDoor({ executor: host.executor, bodies, logger: host.logger, version, ...pool }));
   return doors;
 }

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { builtinPluginDir } from '../kernel/server.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { clientRuleBreaks, describeBreak } from '../mcp/client-rules.js';
 import { SAVED } from './support/recipes.js';
 import { startTestService, type TestService } from './support/service.js';

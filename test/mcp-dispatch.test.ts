@@ -4,8 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ServerBusyError, WorkerJobError, type RunInWorker } from '@toolshed/plugin-sdk';
-import type { Executor, OperationInfo, RunRequest } from '../kernel/executor.js';
-import { createLogger } from '../kernel/logger.js';
+import { createLogger, type Executor, type OperationInfo, type RunRequest } from '../kernel/host/index.js';
 import { createMcpServer, type McpScope } from '../mcp/dispatch.js';
 import { readOnWorker } from '../mcp/message.js';
 import { buildToolCatalog } from '../mcp/tools.js';
@@ -38,11 +37,13 @@ function server(run: (request: RunRequest) => Promise<unknown>, pool: (call: Poo
   const runInWorker: RunInWorker = async <Result>(module: URL, exportName: string, args: readonly unknown[], options: { bulk?: boolean; transfer?: readonly ArrayBuffer[] }) =>
     (await pool({ module: module.pathname.split('/').pop()!, exportName, bulk: options.bulk, moved: options.transfer?.[0]?.byteLength ?? 0 }, args)) as Result;
   const handle = createMcpServer({ executor, catalog: buildToolCatalog([echo]), version: '1.0.0', runInWorker, offloadBytes: 200, requestBudgetMs: 500, unit: 'request', logger: createLogger('silent') });
-  const scope: McpScope = {};
-  return (message: unknown) => handle(Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)), scope);
+  const reads: string[] = [];
+  const scope: McpScope = { onRead: () => reads.push('read') };
+  const answer = (message: unknown) => handle(Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)), scope);
+  return Object.assign(answer, { reads });
 }
 
-const answerOf = (text: string) => ({ body: text, bytes: Buffer.byteLength(text), json: text, value: () => JSON.parse(text) as unknown });
+const answerOf = (text: string) => ({ body: text, bytes: Buffer.byteLength(text) });
 const notOnPool = (): Promise<never> => Promise.reject(new Error('nothing small goes to the pool'));
 const call = (text: string) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'demo_echo', arguments: { text } } });
 
@@ -52,7 +53,7 @@ describe('a message over workers.offloadBytes', () => {
     const bodies: unknown[] = [];
     const handle = server(
       async (request) => {
-        bodies.push(request.body);
+        bodies.push(request.bytes);
         return answerOf('{"text":"ok"}');
       },
       async (poolCall, args) => {
@@ -63,7 +64,9 @@ describe('a message over workers.offloadBytes', () => {
     const message = call('x'.repeat(400));
     const reply = await handle(message);
     assert.deepEqual(calls, [{ module: 'message.js', exportName: 'readOnWorker', bulk: true, moved: Buffer.byteLength(JSON.stringify(message)) }]);
-    assert.equal((bodies[0] as { bytes: Buffer }).bytes.toString(), JSON.stringify(message.params.arguments));
+    // Its bytes were given up once, so the door gives back the reading budget they held.
+    assert.deepEqual(handle.reads, ['read']);
+    assert.equal(Buffer.from(bodies[0] as Uint8Array).toString(), JSON.stringify(message.params.arguments));
     assert.equal(reply.body, '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\\"text\\":\\"ok\\"}"}],"structuredContent":{"text":"ok"}}}');
   });
 
@@ -98,5 +101,6 @@ describe('the protocol answers no operation runs for', () => {
     assert.deepEqual(await error({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: 5 } }), { jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'Invalid params: cursor must be a string' } });
     assert.deepEqual(await error({ jsonrpc: '2.0', id: 4, method: 'resources/list' }), { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'Method not found' } });
     assert.deepEqual(await handle({ jsonrpc: '2.0', method: 'notifications/initialized' }), { status: 202 });
+    assert.equal(handle.reads.length, 5, 'each of the five messages read here gives its bytes up once');
   });
 });

@@ -10,7 +10,7 @@ import jsqr from 'jsqr';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { builtinPluginDir } from '../kernel/server.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { imageFields, refusedSvg, zoomFor } from '../mcp/image.js';
 import { send } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { builtinPluginDir } from '../kernel/server.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';
 
@@ -194,8 +194,8 @@ describe('the describe tool', () => {
     assert.deepEqual(JSON.parse((unknown.content[0] as { text: string }).text), { error: { code: 'not_found', message: 'There is no tool "base64_encod"; did you mean "base64_encode"? tools/list names them all' } });
     const wrong = (await client.callTool({ name: 'toolshed-describe', arguments: { tool: 'base64_encode' } })) as CallToolResult;
     assert.deepEqual(JSON.parse((wrong.content[0] as { text: string }).text).error.details, [
-      { path: '/tool', message: 'is not an allowed property' },
       { path: '/name', message: 'is required' },
+      { path: '/tool', message: 'is not an allowed property; allowed: name' },
     ]);
   });
 });
