@@ -6,13 +6,16 @@
  * serves it. Then it starts the real service with just that plugin (service/testing.ts) and sends
  * each operation's examples over HTTP, so every example takes a request's whole path: validation,
  * handler, response check, error body. Each answer is compared with the example's response; a
- * difference names the plugin, the operation, the example and what differs.
+ * difference names the plugin, the operation, the example and what differs. Last, the plugin's MCP
+ * tools as that service lists them are held to the rules model clients document (mcp/client-rules.ts):
+ * a tool a client would skip or refuse is named with the rule and the place.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { OperationExample } from '@toolshed/plugin-sdk';
 import { builtinPluginDir, ConfigError, loadPlugin } from '../kernel/host/index.js';
+import { clientRuleBreaks, describeBreak } from '../mcp/client-rules.js';
 import { startKernel } from '../service/testing.js';
 import { EXIT, write, type CliIo } from './command.js';
 import { inspectConfig, withConfigFile } from './load.js';
@@ -66,6 +69,14 @@ function failureOf(logs: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** The rules model clients apply that the group's tools, as `url`'s /mcp lists them, break: `- tool: rule (clients) at /path: what`. */
+async function toolProblems(url: string, group: string): Promise<string[]> {
+  const response = await fetch(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+  const { result } = (await response.json()) as { result: { tools: Parameters<typeof clientRuleBreaks>[0][] } };
+  const tools = result.tools.filter((tool) => tool.name.startsWith(`${group}_`));
+  return tools.flatMap((tool) => clientRuleBreaks(tool).map((found) => `${tool.name}: ${describeBreak(found)}`));
+}
+
 /**
  * Replays every example of the plugin `argument` names; resolves with the exit code. The
  * configuration (`configFile`, or $TOOLSHED_CONFIG) is read as `serve` reads it.
@@ -88,6 +99,7 @@ export async function checkPluginCommand(argument: string, io: CliIo, configFile
   const given = section === undefined ? undefined : (inspection.config as Readonly<Record<string, unknown>>)[section];
   const kernel = await startKernel({ plugins: [reference], logLevel: 'error', config: section === undefined || given === undefined ? {} : { [section]: given } });
   const problems: string[] = [];
+  let ruleBreaks: string[];
   let count = 0;
   try {
     for (const [name, operation] of Object.entries(plugin.operations)) {
@@ -112,13 +124,16 @@ export async function checkPluginCommand(argument: string, io: CliIo, configFile
         }
       }
     }
+    ruleBreaks = await toolProblems(kernel.url, plugin.group);
   } finally {
     await kernel.stop();
   }
-  if (problems.length > 0) {
-    await write(io.stderr, `toolshed: plugin ${plugin.group}: examples do not answer as they show:\n${problems.map((problem) => `- ${problem}\n`).join('')}`);
-    return EXIT.refused;
+  if (problems.length > 0) await write(io.stderr, `toolshed: plugin ${plugin.group}: examples do not answer as they show:\n${problems.map((problem) => `- ${problem}\n`).join('')}`);
+  if (ruleBreaks.length > 0) {
+    const heading = `toolshed: plugin ${plugin.group}: MCP tools a model's client would skip or refuse (docs/mcp.md, "Schemas every client takes"):`;
+    await write(io.stderr, `${heading}\n${ruleBreaks.map((line) => `- ${line}\n`).join('')}`);
   }
+  if (problems.length > 0 || ruleBreaks.length > 0) return EXIT.refused;
   if (path.isAbsolute(reference) && statSync(reference).isDirectory() && path.basename(reference) !== plugin.group) {
     // Said, not refused: the folder may be a package's (a repository's name), which loads by its package name.
     await write(io.stdout, `note: to be served from plugins.dirs the folder must be named "${plugin.group}", not "${path.basename(reference)}"\n`);

@@ -1,20 +1,25 @@
 /**
- * The `describe` tool: the full definition of any tool, for a model that needs more than the short
- * entry tools/list gives (a worked example, the refusal codes, the output schema, a rule across
- * fields the listed schema leaves out). Its name has no `_`, so no operation's tool can take it.
+ * The `toolshed-describe` tool: the full definition of any tool, for a model that needs more than
+ * the short entry tools/list gives (a worked example, the refusal codes, the output schema, a rule
+ * across fields the listed schema leaves out). Its name has no `_`, so no operation's tool
+ * (`<group>_<operation>`) can take it, and it says whose it is, so a host that puts several
+ * servers' tools side by side without a prefix does not meet a second `describe`.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { compileSchema, type ErrorDetail, type TSchema } from '@toolshed/plugin-sdk';
+import { DESCRIBE_TOOL } from './compact-schema.js';
 import { nearestTool } from './tools.js';
 
-export const DESCRIBE_TOOL = 'describe';
+export { DESCRIBE_TOOL };
 
 /** Its entry in tools/list. */
 export const describeTool: Tool = {
   name: DESCRIBE_TOOL,
   description:
-    'The full definition of one of these tools: its input schema exactly as the server checks it (rules across ' +
-    'fields included), its output schema, a worked example and the error codes it may answer. Call it when a ' +
-    'listed entry is not enough.',
+    'The full definition of one of this server\'s tools: its input schema exactly as the server checks it (rules ' +
+    'across fields included), its output schema, a worked example and the error codes it may answer. Call it ' +
+    'before a tool whose entry says a rule or pattern is left to it, when you need an example or the answer\'s ' +
+    'shape, or after a refusal its details do not explain; not before every call.',
   inputSchema: {
     type: 'object',
     properties: { name: { type: 'string', description: 'A tool name as tools/list gives it, for example base64_encode' } },
@@ -24,22 +29,21 @@ export const describeTool: Tool = {
   annotations: { readOnlyHint: true, openWorldHint: false },
 };
 
+/** The describe tool's arguments, checked as an operation's body is. */
+const argumentsSchema = compileSchema(describeTool.inputSchema as unknown as TSchema);
+
 /** A tool error with the API's error body. */
 function refusedWith(error: { code: string; message: string; details?: unknown }): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
 }
 
-/** Why `args` are not `{ name: string }`, as the API's 400 details word it; undefined when they are. */
-function problems(args: Record<string, unknown>): { path: string; message: string }[] | undefined {
-  const found = Object.keys(args)
-    .filter((key) => key !== 'name')
-    .map((key) => ({ path: `/${key}`, message: 'is not an allowed property' }));
-  if (!('name' in args)) found.push({ path: '/name', message: 'is required' });
-  else if (typeof args.name !== 'string') found.push({ path: '/name', message: 'must be a string' });
+/** Why `args` are not `{ name: string }`, in the API's 400 details (the SDK's words, a typo's nearest field named); undefined when they are. */
+function problems(args: Record<string, unknown>): ErrorDetail[] | undefined {
+  const found = argumentsSchema.problems(args);
   return found.length > 0 ? found : undefined;
 }
 
-/** The answer of `describe` with `args`, out of the full definitions `full` (the describe tool's own included). */
+/** The answer of `toolshed-describe` with `args`, out of the full definitions `full` (the describe tool's own included). */
 export function describeCall(args: Record<string, unknown>, full: ReadonlyMap<string, Tool>): CallToolResult {
   const details = problems(args);
   if (details !== undefined) return refusedWith({ code: 'validation_failed', message: 'The request body does not match the schema', details });

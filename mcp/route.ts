@@ -9,9 +9,9 @@ import type { McpHttpOptions } from './http.js';
 /** Where the Streamable HTTP endpoint is served. */
 export const MCP_PATH = '/mcp';
 
-/** The door: a POST at /mcp answered after authentication and the rate limit. */
+/** The door: a POST at /mcp answered after authentication and the rate limit, which it words itself past the limit. */
 export function mcpDoor(options: McpHttpOptions): FrontDoor {
   let door: Promise<(ctx: KernelContext) => Promise<void>> | undefined;
   const respond = async (ctx: KernelContext): Promise<void> => (await (door ??= import('./http.js').then((loaded) => loaded.createMcpHttp(options))))(ctx);
-  return { routes: [{ path: MCP_PATH, method: 'POST', respond }] };
+  return { routes: [{ path: MCP_PATH, method: 'POST', respond, answersOverLimit: true }] };
 }

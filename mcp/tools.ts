@@ -9,7 +9,8 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { nearest, type OperationInfo } from '../kernel/host/index.js';
-import { compactInputSchema } from './compact-schema.js';
+import { compactInputSchema, DESCRIBE_TOOL } from './compact-schema.js';
+import { imageFields, type ImageField } from './image.js';
 
 /** What a tool is made of: data about one operation, whoever serves it. */
 export interface ToolOperation {
@@ -36,6 +37,8 @@ export interface ToolCatalog<Op = OperationInfo> {
   /** The full definition of each tool, by name. */
   readonly full: ReadonlyMap<string, Tool>;
   readonly operations: ReadonlyMap<string, Op>;
+  /** The picture fields of each tool whose answer has any (mcp/image.ts), by name. */
+  readonly images: ReadonlyMap<string, readonly ImageField[]>;
 }
 
 /**
@@ -54,7 +57,7 @@ const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 const sentence = (text: string): string => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
 /** What the listed entry of a tool whose schema leaves out a rule across fields says about it. */
-export const RULE_LEFT_OUT = 'A rule across fields, worded in their descriptions, is checked too; `describe` gives the full schema.';
+export const RULE_LEFT_OUT = `A rule across fields, worded in their descriptions, is checked too; \`${DESCRIBE_TOOL}\` gives the full schema.`;
 
 /** The most bytes of an operation's description a listed entry keeps (whole sentences; at least the first). */
 export const BRIEF_DESCRIPTION_BYTES = 150;
@@ -134,13 +137,16 @@ export function buildTools<Op>(entries: Iterable<{ readonly operation: Op; reado
   const tools: Tool[] = [];
   const full = new Map<string, Tool>();
   const operations = new Map<string, Op>();
+  const images = new Map<string, readonly ImageField[]>();
   for (const { operation, source } of entries) {
     const tool = shortTool(source);
     tools.push(tool);
     full.set(tool.name, fullTool(source));
     operations.set(tool.name, operation);
+    const pictures = imageFields(source.responseSchema);
+    if (pictures.length > 0) images.set(tool.name, pictures);
   }
-  return { tools, full, operations };
+  return { tools, full, operations, images };
 }
 
 /** The catalog of every operation the executor runs, in its order. */

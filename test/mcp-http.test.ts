@@ -49,7 +49,7 @@ describe('tools/list over Streamable HTTP', () => {
     // The plugins' operations, the composition root's recipes/run and recipes/identify, and describe.
     const mounted = [...[...service.registry.operations.values()].map(({ operation }) => `${operation.group}_${operation.name}`), 'recipes_run', 'recipes_identify'];
     assert.equal(tools.length, service.registry.operations.size + 3);
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), [...mounted, 'describe'].sort());
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), [...mounted, 'toolshed-describe'].sort());
     const greeting = tools.find((tool) => tool.name === 'greeting_hello');
     assert.match(greeting?.description ?? '', /^Say hello\./, 'the folder plugin fixtures/external-plugins/greeting is a tool');
     assert.ok(!tools.some((tool) => tool.name.startsWith('lorem-ipsum_')), 'plugins.disabled leaves no tool');
@@ -63,11 +63,11 @@ describe('tools/list over Streamable HTTP', () => {
     assert.equal(encode.description, 'Encode UTF-8 text as Base64.');
     assert.deepEqual(encode.annotations, { readOnlyHint: true, openWorldHint: false });
     assert.equal(encode.outputSchema, undefined, 'the listed entry has no output schema');
-    const full = (await client.callTool({ name: 'describe', arguments: { name: 'base64_encode' } })).structuredContent as Tool;
+    const full = (await client.callTool({ name: 'toolshed-describe', arguments: { name: 'base64_encode' } })).structuredContent as Tool;
     assert.deepEqual(full.inputSchema, post.requestBody.content['application/json'].schema);
     assert.deepEqual(full.outputSchema, post.responses[200].content['application/json'].schema);
     // random-generator sets deterministic: false; dns-lookup sets upstream: true.
-    const dice = (await client.callTool({ name: 'describe', arguments: { name: 'random-generator_dice' } })).structuredContent as Tool;
+    const dice = (await client.callTool({ name: 'toolshed-describe', arguments: { name: 'random-generator_dice' } })).structuredContent as Tool;
     assert.equal(dice.annotations?.idempotentHint, false);
     const dns = tools.filter((tool) => tool.name.startsWith('dns-lookup_'));
     assert.ok(dns.length > 0 && dns.every((tool) => tool.annotations?.openWorldHint === true));
@@ -85,7 +85,7 @@ describe('tools/call over Streamable HTTP', () => {
     const post = await send(service.url, '/v1/base64/encode', { body: { text: 'foobar' } });
     assert.deepEqual(result.content, [{ type: 'text', text: post.text }]);
     assert.equal(result.isError, undefined);
-    const full = (await client.callTool({ name: 'describe', arguments: { name: 'base64_encode' } })).structuredContent as Tool;
+    const full = (await client.callTool({ name: 'toolshed-describe', arguments: { name: 'base64_encode' } })).structuredContent as Tool;
     const validate = new Ajv2020({ strict: false }).compile(full.outputSchema!);
     assert.ok(validate(result.structuredContent));
   });
@@ -122,11 +122,12 @@ describe('tools/call over Streamable HTTP', () => {
     assert.ok(!service.logs.join('').includes(marker), 'the arguments never reach the log');
   });
 
-  it('runs a 5 MiB argument on the worker pool', async () => {
+  it('reads, runs and answers a 5 MiB argument on the worker pool', async () => {
     const text = 'ab€'.repeat((5 * 1024 * 1024) / 5);
     const completed = service.host.poolStats().completed;
     const result = (await client.callTool({ name: 'base64_encode', arguments: { text } })) as CallToolResult;
-    assert.equal(service.host.poolStats().completed, completed + 1, 'one job ran on the pool');
+    // Three jobs: the message read and checked (its arguments kept as the bytes sent), the operation, and the response written.
+    assert.equal(service.host.poolStats().completed, completed + 3, 'three jobs ran on the pool');
     assert.equal((result.structuredContent as { base64: string }).base64, Buffer.from(text, 'utf8').toString('base64'));
   });
 
@@ -204,50 +205,6 @@ describe('the API rules at /mcp', () => {
     assert.deepEqual(raw.json, { error: { code: 'unauthorized', message: 'The API key is unknown or revoked' } });
     // The SDK's client reports the HTTP status as the error's code.
     await assert.rejects(connect(service.url, { Authorization: 'Bearer tsk_wrong' }), (error: { code?: number }) => error.code === 401);
-  });
-
-  it('counts each request against the rate limit: a list and two calls, then 429', async () => {
-    const limited = await startTestService({ rateLimit: { anonymous: { max: 3 } } });
-    try {
-      const list = await send(limited.url, '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers });
-      assert.equal(list.status, 200);
-      for (const id of [2, 3]) assert.equal((await send(limited.url, '/mcp', { body: call(id, 'greeting_hello', { name: 'Ada' }), headers })).status, 200);
-      const refused = await send(limited.url, '/mcp', { body: call(4, 'greeting_hello', { name: 'Ada' }), headers });
-      assert.equal(refused.status, 429);
-      assert.equal((refused.json as { error: { code: string } }).error.code, 'rate_limited');
-      assert.ok(Number(refused.headers['retry-after']) >= 1);
-      // The SDK's client sees the same refusal as an error carrying the status.
-      await assert.rejects(connect(limited.url), (error: { code?: number }) => error.code === 429);
-    } finally {
-      await limited.stop();
-    }
-  });
-
-  it('counts N + 4 requests for the SDK client that connects, lists and makes N calls (its GET, answered 405, included)', async () => {
-    // initialize, notifications/initialized, the GET for a stream (405), tools/list, then N = 2 calls.
-    const limited = await startTestService({ rateLimit: { anonymous: { max: 2 + 4 } } });
-    const sdk = await connect(limited.url);
-    try {
-      await sdk.listTools();
-      for (const name of ['Ada', 'Grace']) assert.deepEqual((await sdk.callTool({ name: 'greeting_hello', arguments: { name } })).isError, undefined);
-      await assert.rejects(sdk.callTool({ name: 'greeting_hello', arguments: { name: 'Alan' } }), (error: { code?: number }) => error.code === 429);
-    } finally {
-      await sdk.close();
-      await limited.stop();
-    }
-  });
-
-  it('refuses an answer over server.maxAnswerBytes as a tool error, and needs no Accept header', async () => {
-    const capped = await startTestService({ server: { maxAnswerBytes: 1024 } });
-    try {
-      const raw = await send(capped.url, '/mcp', { body: call(1, 'kernel-probe_echo', { text: 'a'.repeat(2000) }) });
-      assert.equal(raw.status, 200);
-      const result = (raw.json as { result: CallToolResult }).result;
-      assert.equal(result.isError, true);
-      assert.equal((textJson(result) as { error: { code: string } }).error.code, 'output_too_large');
-    } finally {
-      await capped.stop();
-    }
   });
 
   it('offers the latest revision to a client asking for an unknown one, and has no stream or session (405)', async () => {

@@ -47,7 +47,7 @@ describe('toolshed mcp (stdio)', () => {
     const { tools } = await client.listTools();
     // The plugins' operations and the composition root's recipe and identify tools, as over HTTP.
     const mounted = [...[...registry.operations.values()].map(({ operation }) => `${operation.group}_${operation.name}`), 'recipes_run', 'recipes_identify'];
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), [...mounted, 'describe'].sort());
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), [...mounted, 'toolshed-describe'].sort());
     // The issue's budget for the default list (every built-in, describe, the tools to come): 48 KiB.
     assert.ok(Buffer.byteLength(JSON.stringify({ tools })) <= 48 * 1024);
     for (const tool of tools) assert.ok(!['allOf', 'anyOf', 'oneOf'].some((key) => key in tool.inputSchema), `${tool.name} is a plain object at the top`);

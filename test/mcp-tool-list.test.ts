@@ -36,29 +36,51 @@ after(async () => {
   await service.stop();
 });
 
-const operationTools = (): Tool[] => listed.tools.filter((tool) => tool.name !== 'describe');
+const operationTools = (): Tool[] => listed.tools.filter((tool) => tool.name !== 'toolshed-describe');
 const postOf = (tool: Tool) => document.paths[`/v1/${tool.name.replace('_', '/')}`]!.post;
 const requestSchemaOf = (tool: Tool): Schema => postOf(tool).requestBody.content['application/json'].schema;
-const full = async (name: string): Promise<Tool> => (await client.callTool({ name: 'describe', arguments: { name } })).structuredContent as unknown as Tool;
+const full = async (name: string): Promise<Tool> => (await client.callTool({ name: 'toolshed-describe', arguments: { name } })).structuredContent as unknown as Tool;
+
+const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const RULE_KEYS = ['required', 'properties', 'if', 'not'];
+/** A rule across fields: no type, enum or constant of its own, and constraining named fields (or a union of such). */
+const isRule = (node: unknown): boolean =>
+  isSchema(node) && !('type' in node) && !('enum' in node) && !('const' in node) && (RULE_KEYS.some((key) => key in node) || (Array.isArray(node.anyOf ?? node.oneOf) && ((node.anyOf ?? node.oneOf) as unknown[]).every(isRule)));
+/** The listed schema's "any JSON value". */
+const ANY_VALUE = JSON.stringify(['string', 'number', 'boolean', 'object', 'array', 'null']);
 
 /**
- * A schema's checks: annotations removed, and a union of constants read as the enum it is equal to
- * (`anyOf: [{type: 'string', const: 'a'}, …]` accepts what `enum: ['a', …]` accepts).
+ * A schema's checks, as both the OpenAPI document and the list write them: annotations removed; a
+ * constant, a union of constants and a union of one-type enums read as the one `enum` they equal
+ * (its `type` implied by its values); the rules across fields and pattern properties inside left
+ * out (mcp.md: the server checks them, the descriptions word them); a union of every JSON type read
+ * as no constraint; `oneOf` of typed forms read as the `anyOf` the list writes.
  */
 function checks(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(checks);
-  if (typeof node !== 'object' || node === null) return node;
+  if (!isSchema(node)) return node;
   const out: Schema = {};
   for (const [key, value] of Object.entries(node)) {
-    if (['description', 'examples', 'title', 'default', '$comment'].includes(key)) continue;
+    if (['description', 'examples', 'title', 'default', '$comment', 'patternProperties', 'if', 'then', 'else', 'not'].includes(key)) continue;
     if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as Schema).map(([name, field]) => [name, checks(field)]));
-    else if (key === 'anyOf' && (value as Schema[]).every((branch) => 'const' in branch && Object.keys(branch).every((k) => k === 'const' || k === 'type'))) out.enum = (value as Schema[]).map((branch) => branch.const);
-    else out[key] = checks(value);
+    else if (key === 'const') out.enum = [value];
+    else if (key === 'allOf') {
+      const kept = (value as unknown[]).filter((entry) => !isRule(entry));
+      if (kept.length > 0) out.allOf = checks(kept);
+    } else if (key === 'anyOf' || key === 'oneOf') {
+      const branches = value as Schema[];
+      if (branches.every(isRule)) continue;
+      if (JSON.stringify(branches.map((branch) => branch.type)) === ANY_VALUE) continue;
+      if (branches.every((branch) => 'const' in branch || 'enum' in branch)) out.enum = branches.flatMap((branch) => ('const' in branch ? [branch.const] : (branch.enum as unknown[])));
+      else out.anyOf = checks(branches);
+    } else out[key] = checks(value);
   }
+  if ('enum' in out) delete out.type;
+  if (isSchema(node.patternProperties) && out.additionalProperties === false) delete out.additionalProperties;
   return out;
 }
 
-/** The schema without its `pattern`s longer than 80 characters (the ones the list leaves to `describe`). */
+/** The schema without its `pattern`s longer than 80 characters (the ones the list leaves to `toolshed-describe`). */
 function withoutLongPatterns(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutLongPatterns);
   if (typeof node !== 'object' || node === null) return node;
@@ -106,12 +128,12 @@ describe('the default tools/list (every built-in plugin)', () => {
       if (top.length > 0) {
         rulesLeftOut.push(tool.name);
         for (const key of top) delete openapi[key];
-        assert.match(tool.description ?? '', /A rule across fields, worded in their descriptions, is checked too; `describe` gives the full schema\./, tool.name);
+        assert.match(tool.description ?? '', /A rule across fields, worded in their descriptions, is checked too; `toolshed-describe` gives the full schema\./, tool.name);
       }
       assert.deepEqual(checks(tool.inputSchema), checks(withoutLongPatterns(openapi)), tool.name);
       // A field whose pattern is left out says where it is.
       for (const [name, field] of Object.entries(openapi.properties as Record<string, Schema>)) {
-        if (typeof field.pattern === 'string' && field.pattern.length > 80) assert.match((tool.inputSchema.properties![name] as Schema).description as string, /\(the exact pattern: describe\)$/, `${tool.name}.${name}`);
+        if (typeof field.pattern === 'string' && field.pattern.length > 80) assert.match((tool.inputSchema.properties![name] as Schema).description as string, /\(the exact pattern: toolshed-describe\)$/, `${tool.name}.${name}`);
       }
     }
     assert.deepEqual(rulesLeftOut.sort(), ['hash-generator_hash', 'lorem-ipsum_generate', 'password-generator_password', 'unit-converter_convert']);
@@ -167,13 +189,13 @@ describe('the describe tool', () => {
   });
 
   it('names the nearest tool for a mistyped name, and refuses arguments it does not take as a 400 would', async () => {
-    const unknown = (await client.callTool({ name: 'describe', arguments: { name: 'base64_encod' } })) as CallToolResult;
+    const unknown = (await client.callTool({ name: 'toolshed-describe', arguments: { name: 'base64_encod' } })) as CallToolResult;
     assert.equal(unknown.isError, true);
     assert.deepEqual(JSON.parse((unknown.content[0] as { text: string }).text), { error: { code: 'not_found', message: 'There is no tool "base64_encod"; did you mean "base64_encode"? tools/list names them all' } });
-    const wrong = (await client.callTool({ name: 'describe', arguments: { tool: 'base64_encode' } })) as CallToolResult;
+    const wrong = (await client.callTool({ name: 'toolshed-describe', arguments: { tool: 'base64_encode' } })) as CallToolResult;
     assert.deepEqual(JSON.parse((wrong.content[0] as { text: string }).text).error.details, [
-      { path: '/tool', message: 'is not an allowed property' },
       { path: '/name', message: 'is required' },
+      { path: '/tool', message: 'is not an allowed property; allowed: name' },
     ]);
   });
 });

@@ -81,6 +81,18 @@ describe('toolshed plugin check', () => {
     assert.ok(!outcome.stderr.includes('secret-value'), 'the value (the example\'s text) is not shown');
   });
 
+  it("names a tool a model's client would skip or refuse, with the rule, its clients and the place", async () => {
+    // Its one example answers as shown; its body's tuple has a list of item schemas, which OpenAI's function schemas refuse.
+    const outcome = await toolshed(['plugin', 'check', path.join(checkPlugins, 'tuple-field')]);
+    assert.deepEqual(outcome, {
+      code: 1,
+      stdout: '',
+      stderr:
+        'toolshed: plugin tuple-field: MCP tools a model\'s client would skip or refuse (docs/mcp.md, "Schemas every client takes"):\n' +
+        '- tuple-field_sum: array-items (OpenAI) at /properties/point: is an array without an items schema\n',
+    });
+  });
+
   it("names the plugin's TypeScript line in the stack of a bug (source maps on, on the pool too)", async () => {
     // ts-stack/src/index.ts line 12 reads `shape.sides!.count` of a shape without sides; built, that is build/index.js line 6.
     const outcome = await toolshed(['plugin', 'check', path.join(checkPlugins, 'ts-stack')]);

@@ -71,7 +71,7 @@ describe('recipes over MCP', () => {
   it('runs a saved recipe as its own tool, taking {input}', async () => {
     const result = await call('recipes_jwt-in-base64', { input: JWT_BASE64 });
     assert.deepEqual(result.structuredContent, JWT_ANSWER);
-    const full = (await call('describe', { name: 'recipes_jwt-in-base64' })).structuredContent as unknown as Tool;
+    const full = (await call('toolshed-describe', { name: 'recipes_jwt-in-base64' })).structuredContent as unknown as Tool;
     assert.deepEqual(full.inputSchema.required, ['input']);
   });
 });

@@ -38,7 +38,7 @@ describe('a large recipe', () => {
     assert.deepEqual(details[0], (small.json as ErrorBody).error.details![0]);
     assert.deepEqual(details, [
       { path: '/steps/0/operation', message: 'is not an operation; did you mean "base64/encode"?' },
-      { path: '/steps/1/body/extra', message: 'is not an allowed property' },
+      { path: '/steps/1/body/extra', message: 'is not an allowed property; allowed: base64' },
     ]);
   });
 });

@@ -58,10 +58,16 @@ function reach(body: unknown, route: readonly Step[]): unknown {
   return value;
 }
 
-/** The property names the schema at the end of `route` lists (an "unknown" key must not be one). */
+/** The property names the object schema at the end of `route` lists, in its order (an "unknown" key must not be one). */
 function listedKeys(schema: Node, route: readonly Step[]): string[] {
-  const target = forced(schema, route);
-  return isNode(target.properties) ? Object.keys(target.properties) : [];
+  let target: unknown = schema;
+  for (const step of route) {
+    if (!isNode(target)) return [];
+    if ('branch' in step) target = (target[step.keyword] as unknown[])[step.branch];
+    else if ('item' in step) target = target.items;
+    else target = isNode(target.properties) ? target.properties[step.property] : undefined;
+  }
+  return isNode(target) && isNode(target.properties) ? Object.keys(target.properties) : [];
 }
 
 let service: TestService;
@@ -101,7 +107,10 @@ describe('unknown keys in closed objects', () => {
           assert.equal(answer.status, 400, `${where} ${key}: ${answer.text.slice(0, 300)}`);
           const error = (answer.json as { error: { code: string; details: { path: string; message: string }[] } }).error;
           assert.equal(error.code, 'validation_failed', `${where} ${key}`);
-          assert.deepEqual(error.details, [{ path: `${pointer}/${key}`, message: 'is not an allowed property' }], `${where} ${key}`);
+          // None of the keys tried is a typo of a listed one: the message lists the object's own names.
+          const allowed = listedKeys(schema, route);
+          const names = `${allowed.slice(0, 12).join(', ')}${allowed.length > 12 ? ', …' : ''}`;
+          assert.deepEqual(error.details, [{ path: `${pointer}/${key}`, message: `is not an allowed property; allowed: ${names}` }], `${where} ${key}`);
           checked++;
         }
         if (route.length > 0) nested++;

@@ -143,7 +143,7 @@ test('the service answers POST /v1/${group}/reverse, and refuses what the schema
   assert.deepEqual([answer.status, answer.body], [200, { reversed: 'desserts' }]);
   const refused = await kernel.post('${group}/reverse', { text: 'stressed', extra: 1 });
   assert.equal(refused.status, 400);
-  assert.deepEqual((refused.body as { error: { details: unknown } }).error.details, [{ path: '/extra', message: 'is not an allowed property' }]);
+  assert.deepEqual((refused.body as { error: { details: unknown } }).error.details, [{ path: '/extra', message: 'is not an allowed property; allowed: text' }]);
 });
 `;
 }

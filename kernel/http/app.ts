@@ -53,7 +53,7 @@ export function buildRoutes(executor: Executor, document: Record<string, unknown
   routes.set('/healthz', { method: 'GET', public: true, json: JSON.stringify({ status: 'ok' }) });
   routes.set('/v1/openapi.json', { method: 'GET', public: false, json: JSON.stringify(document) });
   for (const operation of executor.operations()) routes.set(`/v1/${operation.name}`, { method: 'POST', public: false, operation });
-  for (const door of doors) for (const route of door.routes ?? []) routes.set(route.path, { method: route.method, public: false, respond: route.respond });
+  for (const door of doors) for (const route of door.routes ?? []) routes.set(route.path, { method: route.method, public: false, respond: route.respond, answersOverLimit: route.answersOverLimit });
   return routes;
 }
 

@@ -14,6 +14,8 @@ export interface Route {
   readonly json?: string;
   /** A front door's own answer, after authentication, the rate limit and the method check. */
   readonly respond?: (ctx: KernelContext) => Promise<void>;
+  /** The door answers a request over its rate limit itself: see DoorRoute. */
+  readonly answersOverLimit?: boolean;
 }
 
 export interface KernelState {
@@ -26,6 +28,8 @@ export interface KernelState {
   /** What the rate limit counted this request under (`ip:…`, `key:…`) and its limit: what `charge` counts more against. */
   limitKey?: string;
   limitMax?: number;
+  /** Set instead of refusing, on a route that answers over its limit itself: the 429 it would have thrown (the request is counted). */
+  overLimit?: Error;
 }
 
 /** Every request's context is also the executor's Caller: `gone()` and `charge()` live on Koa's context prototype (kernel/http/caller.ts). */
@@ -40,6 +44,12 @@ export interface DoorRoute {
   readonly path: string;
   readonly method: 'GET' | 'POST';
   readonly respond: (ctx: KernelContext) => Promise<void>;
+  /**
+   * Past the rate limit, the request still reaches `respond` (counted, its RateLimit headers set),
+   * with the 429 it would have got on `ctx.state.overLimit`: the door words the refusal in its own
+   * protocol, or throws it.
+   */
+  readonly answersOverLimit?: boolean;
 }
 
 /**

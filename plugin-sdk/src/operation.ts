@@ -9,7 +9,7 @@ import type { TSchema } from 'typebox';
 import type { OperationContext, OperationDefinition, Plugin } from './define.js';
 import { ContractBreach, InputError, isToolshedError, type ErrorDetail } from './errors.js';
 import { toWireSchema } from './schema-rules.js';
-import { compileSchema, type SchemaValidator } from './validation.js';
+import { compileSchema, UNKNOWN_PROPERTY, type SchemaValidator } from './validation.js';
 
 /** One operation's contract, its schemas compiled once. */
 export interface OperationContract {
@@ -43,7 +43,8 @@ export interface OperationContract {
  * and the rule, never the value (`uniqueItems` would quote the repeated item).
  */
 function breachAt({ path, message }: ErrorDetail): string {
-  if (message === 'is not an allowed property') return `${path || '/'}: not declared in the response schema`;
+  // The names the schema allows are the plugin's own: the breach says only which one is extra.
+  if (message.startsWith(UNKNOWN_PROPERTY)) return `${path || '/'}: not declared in the response schema`;
   if (message.startsWith('repeats ')) return `${path || '/'}: repeats an earlier item`;
   return `${path || '/'}: ${message}`;
 }

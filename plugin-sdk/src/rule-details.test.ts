@@ -58,7 +58,8 @@ describe('details of unions and repeats', () => {
 
   it("a union of types is described as the form of the value's own type", () => {
     assert.deepEqual(problems(codes, { to: 'eu' }), [{ path: '/to', message: 'must match pattern "^[A-Z]{3}$"' }]);
-    assert.deepEqual(problems(codes, { to: 5 }), [{ path: '/to', message: 'does not match any of the allowed forms' }]);
+    // No form of the value's type: every form named, and the nearest with what it lacks.
+    assert.deepEqual(problems(codes, { to: 5 }), [{ path: '/to', message: 'does not match any of the allowed forms: a string or an array; nearest: a string (must be a string)' }]);
   });
 
   it('uniqueItems names each repeat by its index', () => {

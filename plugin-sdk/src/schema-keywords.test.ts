@@ -90,9 +90,9 @@ describe('checkPlugin on examples', () => {
       { body: { name: 'x', extra: 1 }, response: { a: 'b', leak: 1 } },
     ];
     assert.deepEqual(checkPlugin(manifest({ examples })), [
-      'operation "op": example 2 body /extra: is not an allowed property',
+      'operation "op": example 2 body /extra: is not an allowed property; allowed: name, n',
       'operation "op": example 2 body /name: must not have fewer than 3 characters',
-      'operation "op": example 2 response /leak: is not an allowed property',
+      'operation "op": example 2 response /leak: is not an allowed property; allowed: a',
     ]);
     assert.deepEqual(checkPlugin(manifest({})), []);
   });

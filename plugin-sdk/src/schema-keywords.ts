@@ -7,6 +7,8 @@
  * a plugin's own annotations start with `x-`.
  */
 
+import { editDistance } from './nearest.js';
+
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const COUNTS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minContains', 'maxContains'];
 const NUMBERS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'];
@@ -30,24 +32,13 @@ const KNOWN = new Set([
 ]);
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 
-/** Edit distance (insertions, deletions, substitutions), for the "did you mean" of a misspelt keyword. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
 /** The known keyword nearest to `keyword` (case ignored; the first of equals in KNOWN's order). */
 export function nearestKeyword(keyword: string): string {
   let best = '';
   let bestDistance = Infinity;
   for (const known of KNOWN) {
-    const d = distance(keyword.toLowerCase(), known.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [known, d];
+    const distance = editDistance(keyword.toLowerCase(), known.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [known, distance];
   }
   return best;
 }

@@ -71,7 +71,7 @@ describe('invoke()', () => {
       assert.equal(error.code, 'validation_failed');
       assert.deepEqual(error.details, [
         { path: '/text', message: 'is required' },
-        { path: '/extra', message: 'is not an allowed property' },
+        { path: '/extra', message: 'is not an allowed property; allowed: text, repeat' },
         { path: '/repeat', message: 'must be >= 1' },
       ]);
       return true;
@@ -212,7 +212,7 @@ describe('schemas', () => {
     assert.deepEqual(validator.problems({ u: 'z', e: 'r', n: true }), [
       { path: '/u', message: 'must be one of "x", "y"' },
       { path: '/e', message: 'must be one of "p", "q"' },
-      { path: '/n', message: 'does not match any of the allowed forms' },
+      { path: '/n', message: 'does not match any of the allowed forms: a string or an integer; nearest: a string (must be a string)' },
     ]);
     assert.equal(validator.check({ u: 'x', e: 'p', n: 1 }), true);
   });

@@ -7,9 +7,11 @@ import type { TSchema } from 'typebox';
 import type { TLocalizedValidationError } from 'typebox/error';
 import type { ErrorDetail } from './errors.js';
 import { fillDefaults, LONG_ARRAY, withoutLongArrays, type LongArray } from './large-values.js';
+import { nearestName, typoEdits } from './nearest.js';
 import { ruleDetails, valueAt } from './rule-details.js';
 import { resolveSchemaPointer } from './schema-rules.js';
 import { Compile, Settings } from './typebox.js';
+import { unionDetails } from './union-forms.js';
 
 export { LONG_ARRAY };
 
@@ -75,7 +77,7 @@ function unknownProperties(schema: TSchema, value: unknown, path: string, found:
     if (found.length >= MAX_ERROR_DETAILS) break;
     const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (property !== undefined) unknownProperties(property, (value as Record<string, unknown>)[key], `${path}/${escapePointer(key)}`, found);
-    else if (closed) found.push({ path: capPath(`${path}/${escapePointer(key)}`), message: 'is not an allowed property' });
+    else if (closed) found.push({ path: capPath(`${path}/${escapePointer(key)}`), message: unknownPropertyMessage(key, Object.keys(properties)) });
   }
   return found;
 }
@@ -126,6 +128,30 @@ const typeNames: Record<string, string> = {
   null: 'null',
 };
 
+/** The start of every unknown property's message (the rest names what is allowed). */
+export const UNKNOWN_PROPERTY = 'is not an allowed property';
+
+/** Most allowed names an unknown property's message lists. */
+const MAX_NAMES_LISTED = 12;
+
+/**
+ * What an unknown property `key` is told: the allowed name it is a typo of (`hots` → "host"), or
+ * else the names its object allows, so a caller (or a model) can correct its call at once.
+ */
+export function unknownPropertyMessage(key: string, allowed: readonly string[]): string {
+  if (allowed.length === 0) return `${UNKNOWN_PROPERTY}; the object takes none`;
+  const near = nearestName(key, allowed, typoEdits(key));
+  if (near !== undefined) return `${UNKNOWN_PROPERTY}; did you mean "${near}"?`;
+  const shown = allowed.slice(0, MAX_NAMES_LISTED).join(', ');
+  return `${UNKNOWN_PROPERTY}; allowed: ${allowed.length > MAX_NAMES_LISTED ? `${shown}, …` : shown}`;
+}
+
+/** `value` as one form of a union: the form's defaults filled on a copy, then its every broken rule. */
+function problemsAsForm(form: object, value: unknown): ErrorDetail[] {
+  const validator = compileSchema(form as TSchema);
+  return validator.problems(validator.withDefaults(structuredClone(value)));
+}
+
 /** The `const` values of a union of literals, or undefined when the union is anything else. */
 function literalUnionValues(schema: unknown): unknown[] | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined;
@@ -137,44 +163,6 @@ function literalUnionValues(schema: unknown): unknown[] | undefined {
     values.push((branch as { const: unknown }).const);
   }
   return values;
-}
-
-/** JSON Schema's name for the type of a JSON value. */
-function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value;
-}
-
-/** True when every `const` property of an object form has that value in `value` (`type: 'wifi'`). */
-function tagsMatch(form: unknown, value: unknown): boolean {
-  const properties = (form as { properties?: Record<string, unknown> }).properties;
-  if (typeof properties !== 'object' || properties === null || typeof value !== 'object' || value === null) return false;
-  const tags = Object.entries(properties).filter(([, property]) => typeof property === 'object' && property !== null && 'const' in property);
-  return tags.length > 0 && tags.every(([name, property]) => (value as Record<string, unknown>)[name] === (property as { const: unknown }).const);
-}
-
-/**
- * In a union of forms of different types (a code or a list of codes), or of objects told apart by
- * a `const` property (`{"type":"wifi",…}`), what is wrong with the value as the one form it is
- * meant as; undefined when no single form fits.
- */
-function formOfType(union: unknown, root: unknown, path: string): ErrorDetail[] | undefined {
-  const branches = (union as { anyOf?: unknown } | undefined)?.anyOf;
-  if (!Array.isArray(branches)) return undefined;
-  const value = valueAt(root, path);
-  const type = jsonType(value);
-  let forms = branches.filter((branch) => {
-    const wanted = (branch as { type?: unknown }).type;
-    return wanted === type || (wanted === 'number' && type === 'integer');
-  });
-  if (forms.length > 1 && type === 'object') forms = forms.filter((form) => tagsMatch(form, value));
-  if (forms.length !== 1) return undefined;
-  // The union's defaults were not filled (no form matched), so the form fills its own on a copy.
-  const form = compileSchema(forms[0] as TSchema);
-  const details = form.problems(form.withDefaults(structuredClone(value)));
-  return details.length === 0 ? undefined : details.map((detail) => ({ path: `${path}${detail.path}`, message: detail.message }));
 }
 
 /** Each item of the array at `path` in `root` that repeats an earlier one, by its index. */
@@ -201,11 +189,15 @@ function detailsOf(schema: TSchema, error: TLocalizedValidationError, value: unk
         path: `${error.instancePath}/${escapePointer(name)}`,
         message: 'is required',
       }));
-    case 'additionalProperties':
+    case 'additionalProperties': {
+      // The object's own schema holds the names it allows: the keyword's parent.
+      const object = resolveSchemaPointer(schema, error.schemaPath.replace(/\/additionalProperties$/, '')) as { properties?: object } | undefined;
+      const allowed = Object.keys(object?.properties ?? {});
       return error.params.additionalProperties.map((name) => ({
         path: `${error.instancePath}/${escapePointer(name)}`,
-        message: 'is not an allowed property',
+        message: unknownPropertyMessage(name, allowed),
       }));
+    }
     case 'boolean':
       // "schema is false" repeats what the additionalProperties error already says.
       return [];
@@ -213,13 +205,16 @@ function detailsOf(schema: TSchema, error: TLocalizedValidationError, value: unk
       const types = Array.isArray(error.params.type) ? error.params.type : [error.params.type];
       return [{ path: error.instancePath, message: `must be ${types.map((type) => typeNames[type] ?? type).join(' or ')}` }];
     }
+    case 'const':
+      return [{ path: error.instancePath, message: `must be ${JSON.stringify(error.params.allowedValue)}` }];
     case 'enum':
       return [{ path: error.instancePath, message: `must be one of ${listValues(error.params.allowedValues)}` }];
-    case 'anyOf': {
+    case 'anyOf':
+    case 'oneOf': {
       const union = resolveSchemaPointer(schema, error.schemaPath);
       const values = literalUnionValues(union);
       if (values) return [{ path: error.instancePath, message: `must be one of ${listValues(values)}` }];
-      return formOfType(union, value, error.instancePath) ?? [{ path: error.instancePath, message: 'does not match any of the allowed forms' }];
+      return unionDetails(union, error.keyword, valueAt(value, error.instancePath), error.instancePath, problemsAsForm) ?? [{ path: error.instancePath, message: error.message }];
     }
     case 'pattern': {
       // A long pattern says little to a reader; the field's description says the same in words.

@@ -94,6 +94,6 @@ describe('the hostile corpus', () => {
     const details = (answer.json as { error: { details: { path: string; message: string }[] } }).error.details;
     assert.equal(details.length, 100);
     // JSON.parse puts integer-like keys first, so which 100 come first is V8's order; each is named.
-    assert.ok(details.every((detail) => detail.path !== '/text' && detail.message === 'is not an allowed property'));
+    assert.ok(details.every((detail) => detail.path !== '/text' && detail.message.startsWith('is not an allowed property;')));
   });
 });

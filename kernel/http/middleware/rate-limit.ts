@@ -47,6 +47,15 @@ export function rateLimit(options: RateLimitOptions): RateLimit {
     if (!result.admitted && ctx.state.authFailure !== undefined) throw ctx.state.authFailure;
     if (!result.admitted) throw new HttpError(429, 'rate_limited', `Rate limit exceeded; retry in ${reset} s`, { 'Retry-After': reset });
   }
+  /** `answer`, except that a route which answers over its limit itself gets the refusal on its state instead. */
+  function answerRequest(ctx: KernelContext, result: HitResult): void {
+    try {
+      answer(ctx, result);
+    } catch (refusal) {
+      if (ctx.state.route?.answersOverLimit !== true || ctx.state.authFailure !== undefined) throw refusal;
+      ctx.state.overLimit = refusal as Error;
+    }
+  }
   async function charge(ctx: KernelContext, extra: number): Promise<void> {
     const { limitKey, limitMax } = ctx.state;
     if (extra <= 0 || limitKey === undefined || limitMax === undefined) return;
@@ -63,11 +72,11 @@ export function rateLimit(options: RateLimitOptions): RateLimit {
     const hit = store.hit(key, max, windowMs);
     if ('then' in hit) {
       return hit.then((result) => {
-        answer(ctx, result);
+        answerRequest(ctx, result);
         return next();
       });
     }
-    answer(ctx, hit);
+    answerRequest(ctx, hit);
     return next();
   };
   return { middleware, charge };

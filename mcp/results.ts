@@ -1,0 +1,89 @@
+/**
+ * The JSON-RPC responses the server writes, as text built around the parts it has: an operation's
+ * answer is spliced in as the JSON it already is (it passed the response check), never parsed and
+ * written again. A large answer's response, and every answer with a picture, is built on the
+ * worker pool (`responseOnWorker`, `pictureResponseOnWorker`): the answer's bytes move there and
+ * the response's bytes move back.
+ */
+import type { RequestId } from './message.js';
+import { pngOfSvg, refusedSvg, type ImageField } from './image.js';
+
+/** A tool error's body: the API's error body, and for a refusal that says when to retry, the seconds to wait. */
+export interface ToolErrorBody {
+  readonly code: string;
+  readonly message: string;
+  readonly details?: readonly { readonly path: string; readonly message: string }[];
+  readonly retryAfterSeconds?: number;
+}
+
+/** The response `{"jsonrpc":"2.0","id":…,"result":<result>}` with `result` as JSON text. */
+export const resultResponse = (id: RequestId, result: string): string => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
+
+/** A JSON-RPC error response; `id` null when the message's own could not be read. */
+export const errorResponse = (id: RequestId | null, code: number, message: string): string => JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+
+/** A tool error's result: the error body as its one text item. */
+export const toolError = (error: ToolErrorBody): string => JSON.stringify({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] });
+
+/** An image content block: for the person the host shows it to (the model has the answer's text). */
+export interface ImageBlock {
+  readonly data: string;
+  readonly mimeType: string;
+}
+
+/**
+ * A call's result around the answer's JSON text `answer`: the text as one content item (for clients
+ * that read text), any pictures after it, and the answer itself as structuredContent.
+ */
+export function callResult(answer: string, images: readonly ImageBlock[] = []): string {
+  const pictures = images.map((image) => `,${JSON.stringify({ type: 'image', data: image.data, mimeType: image.mimeType, annotations: { audience: ['user'] } })}`).join('');
+  return `{"content":[{"type":"text","text":${JSON.stringify(answer)}}${pictures}],"structuredContent":${answer}}`;
+}
+
+/** A whole buffer of its own, so the pool moves it instead of copying it. */
+const movable = (text: string): Uint8Array => Buffer.from(text);
+
+const textOf = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+
+/** The response to call `id` whose answer is `answer`'s bytes, built on a worker. */
+export function responseOnWorker(id: RequestId, answer: Uint8Array): Uint8Array {
+  return movable(resultResponse(id, callResult(textOf(answer))));
+}
+
+/** What a call with pictures comes to: its response, and why a picture was left out when one was. */
+export interface PictureResponse {
+  readonly response: Uint8Array;
+  readonly leftOut?: string;
+}
+
+/**
+ * The response to call `id` whose answer `answer` has the pictures `fields`, each as an image block
+ * after the text. A picture that cannot be drawn is left out and said why; the answer stands.
+ */
+export async function pictureResponseOnWorker(id: RequestId, answer: Uint8Array, fields: readonly ImageField[]): Promise<PictureResponse> {
+  const text = textOf(answer);
+  const value = JSON.parse(text) as Record<string, unknown>;
+  const images: ImageBlock[] = [];
+  const reasons: string[] = [];
+  for (const { field, form, mimeType } of fields) {
+    const data = value[field];
+    if (typeof data !== 'string' || data === '') continue;
+    if (form === 'base64') {
+      images.push({ data, mimeType });
+      continue;
+    }
+    const refused = refusedSvg(data);
+    if (refused !== undefined) {
+      reasons.push(`${field}: ${refused}`);
+      continue;
+    }
+    try {
+      images.push({ data: await pngOfSvg(data), mimeType });
+    } catch (error) {
+      // resvg did not load (Node's permission model forbids native modules) or could not draw it.
+      reasons.push(`${field}: ${error instanceof Error ? error.name : 'an error'} while drawing it`);
+    }
+  }
+  const response = movable(resultResponse(id, callResult(text, images)));
+  return reasons.length === 0 ? { response } : { response, leftOut: reasons.join('; ') };
+}

@@ -1,0 +1,106 @@
+// The MCP server both transports share (mcp/dispatch.ts), in process with a stand-in executor and
+// pool: what it hands the pool for a large message, how it answers when the pool gives no answer,
+// and the protocol answers that no operation runs for.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ServerBusyError, WorkerJobError, type RunInWorker } from '@toolshed/plugin-sdk';
+import { createLogger, type Executor, type OperationInfo, type RunRequest } from '../kernel/host/index.js';
+import { createMcpServer, type McpScope } from '../mcp/dispatch.js';
+import { readOnWorker } from '../mcp/message.js';
+import { buildToolCatalog } from '../mcp/tools.js';
+
+const echo = {
+  id: 'demo.echo',
+  name: 'demo/echo',
+  group: 'demo',
+  operation: 'echo',
+  path: '/v1/demo/echo',
+  summary: 'Echo',
+  requestSchema: { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: false },
+  responseSchema: { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: false },
+  examples: [],
+  errors: {},
+  upstream: false,
+  definition: { summary: 'Echo' },
+} as unknown as OperationInfo;
+
+interface PoolCall {
+  readonly module: string;
+  readonly exportName: string;
+  readonly bulk: boolean | undefined;
+  readonly moved: number;
+}
+
+/** A server over one echo operation whose runs `run` answers, and a pool that `pool` stands in for. */
+function server(run: (request: RunRequest) => Promise<unknown>, pool: (call: PoolCall, args: readonly unknown[]) => Promise<unknown>) {
+  const executor = { operations: () => [echo], find: () => echo, nearest: () => undefined, run } as unknown as Executor;
+  const runInWorker: RunInWorker = async <Result>(module: URL, exportName: string, args: readonly unknown[], options: { bulk?: boolean; transfer?: readonly ArrayBuffer[] }) =>
+    (await pool({ module: module.pathname.split('/').pop()!, exportName, bulk: options.bulk, moved: options.transfer?.[0]?.byteLength ?? 0 }, args)) as Result;
+  const handle = createMcpServer({ executor, catalog: buildToolCatalog([echo]), version: '1.0.0', runInWorker, offloadBytes: 200, requestBudgetMs: 500, unit: 'request', logger: createLogger('silent') });
+  const reads: string[] = [];
+  const scope: McpScope = { onRead: () => reads.push('read') };
+  const answer = (message: unknown) => handle(Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)), scope);
+  return Object.assign(answer, { reads });
+}
+
+const answerOf = (text: string) => ({ body: text, bytes: Buffer.byteLength(text) });
+const notOnPool = (): Promise<never> => Promise.reject(new Error('nothing small goes to the pool'));
+const call = (text: string) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'demo_echo', arguments: { text } } });
+
+describe('a message over workers.offloadBytes', () => {
+  it('is read on the pool, moved there whole, and its arguments reach the executor as the bytes sent', async () => {
+    const calls: PoolCall[] = [];
+    const bodies: unknown[] = [];
+    const handle = server(
+      async (request) => {
+        bodies.push(request.bytes);
+        return answerOf('{"text":"ok"}');
+      },
+      async (poolCall, args) => {
+        calls.push(poolCall);
+        return readOnWorker(args[0] as Uint8Array, args[1] as 'request');
+      },
+    );
+    const message = call('x'.repeat(400));
+    const reply = await handle(message);
+    assert.deepEqual(calls, [{ module: 'message.js', exportName: 'readOnWorker', bulk: true, moved: Buffer.byteLength(JSON.stringify(message)) }]);
+    // Its bytes were given up once, so the door gives back the reading budget they held.
+    assert.deepEqual(handle.reads, ['read']);
+    assert.equal(Buffer.from(bodies[0] as Uint8Array).toString(), JSON.stringify(message.params.arguments));
+    assert.equal(reply.body, '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\\"text\\":\\"ok\\"}"}],"structuredContent":{"text":"ok"}}}');
+  });
+
+  it('is refused as the API refuses a request past its budget or a busy pool, when the pool gives no answer', async () => {
+    const refuse = (error: Error) => server(() => Promise.reject(new Error('not run')), () => Promise.reject(error));
+    await assert.rejects(refuse(new WorkerJobError('timeout'))(call('x'.repeat(400))), { status: 422, code: 'input_too_complex', message: 'The message needs more than 500 ms of work' });
+    await assert.rejects(refuse(new WorkerJobError('timeout', undefined, true))(call('x'.repeat(400))), { status: 503, code: 'server_busy' });
+  });
+});
+
+describe('a tools/call', () => {
+  it('tells the model how long to wait when its refusal says so', async () => {
+    const handle = server(() => Promise.reject(new ServerBusyError()), notOnPool);
+    const reply = JSON.parse((await handle(call('a'))).body as string) as { result: { isError: boolean; content: { text: string }[] } };
+    assert.equal(reply.result.isError, true);
+    assert.deepEqual(JSON.parse(reply.result.content[0]!.text), { error: { code: 'server_busy', message: 'The service is busy; retry shortly', retryAfterSeconds: 1 } });
+  });
+});
+
+describe('the protocol answers no operation runs for', () => {
+  const handle = server(() => Promise.reject(new Error('not run')), notOnPool);
+  const error = async (message: unknown) => JSON.parse((await handle(message)).body as string) as { id: unknown; error: { code: number; message: string } };
+
+  it('negotiates the revision on initialize, and refuses initialize without its params or a cursor that is no string', async () => {
+    const params = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } };
+    const initialized = JSON.parse((await handle({ jsonrpc: '2.0', id: 1, method: 'initialize', params })).body as string) as { result: Record<string, unknown> };
+    assert.equal(initialized.result.protocolVersion, '2025-06-18');
+    assert.deepEqual(initialized.result.capabilities, { tools: { listChanged: false } });
+    assert.deepEqual(initialized.result.serverInfo, { name: 'toolshed', title: 'Toolshed utility tools', version: '1.0.0' });
+    assert.match(initialized.result.instructions as string, /toolshed-describe gives one in full/);
+    assert.deepEqual((await error({ jsonrpc: '2.0', id: 2, method: 'initialize' })).error.code, -32602);
+    assert.deepEqual(await error({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: 5 } }), { jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'Invalid params: cursor must be a string' } });
+    assert.deepEqual(await error({ jsonrpc: '2.0', id: 4, method: 'resources/list' }), { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'Method not found' } });
+    assert.deepEqual(await handle({ jsonrpc: '2.0', method: 'notifications/initialized' }), { status: 202 });
+    assert.equal(handle.reads.length, 5, 'each of the five messages read here gives its bytes up once');
+  });
+});
