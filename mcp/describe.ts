@@ -6,7 +6,8 @@
  * servers' tools side by side without a prefix does not meet a second `describe`.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { compileSchema, type ErrorDetail, type TSchema } from '@toolshed/plugin-sdk';
+import type { ErrorDetail, TSchema } from '@toolshed/plugin-sdk';
+import { compileSchema } from '@toolshed/plugin-sdk/contract';
 import { DESCRIBE_TOOL } from './compact-schema.js';
 import { nearestTool } from './tools.js';
 
