@@ -160,6 +160,21 @@ describe('auth.required', () => {
     assert.equal((await send(service.url, '/healthz', { method: 'GET' })).status, 200);
   });
 
+  it('answers a 404 without a valid key plainly, however the path is spelled: no operation named, no group said to be off (issue 47)', async () => {
+    const service = await start({ auth: { required: true, apiKeys: [{ name: 'ci', sha256: digestApiKey(key) }] }, plugins: { disabled: ['greeting'] } });
+    const plain = { error: { code: 'not_found', message: 'There is no operation at this path. Every operation is listed at /v1/openapi.json.' } };
+    const paths = ['/V1/kernel-probe/ech', '//v1/kernel-probe/echo', '/kernel-probe/echo', '/v1x/kernel-probe/echo', '/V1/greeting/hello', '//v1/greeting/hello', '/greeting/hello'];
+    for (const path of paths) {
+      const answer = await send(service.url, path, { body });
+      assert.equal(answer.status, 404, path);
+      assert.deepEqual(answer.json, plain, path);
+    }
+    // With the key the same paths get their hints: the plain answer is for strangers only.
+    const authorization = { Authorization: `Bearer ${key}` };
+    assert.match((await send(service.url, '/V1/kernel-probe/ech', { body, headers: authorization })).text, /did you mean POST \/v1\/kernel-probe\/echo\?/);
+    assert.match((await send(service.url, '//v1/greeting/hello', { body, headers: authorization })).text, /The group greeting exists but is switched off/);
+  });
+
   it('is off by default: a request without a key is anonymous', async () => {
     const service = await start({});
     assert.equal((await send(service.url, echo, { body })).status, 200);

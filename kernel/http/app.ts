@@ -4,7 +4,7 @@
  * errors and access log → compression (answers of 1 KiB and more) → request id → draining (after SIGTERM) →
  * the front doors' pages (the tool pages, the reference at /docs) →
  * CORS preflight → route lookup → identify the key →
- * rate limit → 401 → a turn on the event loop (operations wait while a busy turn has had its share) →
+ * rate limit → 401 → (auth.required) the plain 404 without a key → a turn on the event loop (operations wait while a busy turn has had its share) →
  * 404/405 → a front door's route (MCP) or an operation: JSON body (415/413/400) run through the
  * executor (validation, handler on the main thread or the pool, deadline, answer check) → JSON
  * answer (422 past the answer cap, 503 past the byte budgets).
@@ -14,7 +14,7 @@ import { keyIndex } from './api-keys.js';
 import { installCaller } from './caller.js';
 import type { Config, Executor, Logger } from '../host/index.js';
 import type { HttpBodies } from './http-body.js';
-import { identify, refuseBadCredentials } from './middleware/auth.js';
+import { identify, plainNotFoundWithoutKey, refuseBadCredentials } from './middleware/auth.js';
 import { compressAnswers } from './middleware/compress.js';
 import { corsPreflight } from './middleware/cors.js';
 import { docsPage } from './docs-page.js';
@@ -82,6 +82,7 @@ export function createApp(options: AppOptions): Koa<KernelState> {
   installCaller(app, limit.charge);
   app.use(limit.middleware);
   app.use(refuseBadCredentials());
+  if (config.auth.required) app.use(plainNotFoundWithoutKey());
   app.use(takeTurns());
   const notFound = notFoundMessages(executor.operations().map((operation) => operation.name), options.disabledGroups);
   app.use(dispatch(executor, options.bodies, notFound));
