@@ -126,6 +126,47 @@ describe('rate limits', () => {
   });
 });
 
+describe('server.trustProxy as a list of proxies (issue 47)', () => {
+  // Two clients on one machine: 127.0.0.1 is the listed proxy, 127.0.0.2 reaches the service directly.
+  const proxy = '127.0.0.1';
+  const stranger = '127.0.0.2';
+  const ipOf = (service: { logs: string[] }): string | undefined => /"ip":"([^"]+)"/.exec(service.logs.at(-1) ?? '')?.[1];
+
+  it('reads X-Forwarded-For only on a connection from a listed proxy: a direct client cannot rotate it', async () => {
+    const service = await start({ server: { trustProxy: [`${proxy}/32`] }, rateLimit: { anonymous: { max: 1 } } });
+    const via = (localAddress: string, forwarded: string) => send(service.url, echo, { body, localAddress, headers: { 'X-Forwarded-For': forwarded } });
+    // Through the proxy: each client its own limit, whatever the client wrote to the left of the proxy's entry.
+    assert.equal((await via(proxy, '198.51.100.9, 203.0.113.1')).status, 200);
+    assert.equal(ipOf(service), '203.0.113.1');
+    assert.equal((await via(proxy, '198.51.100.9, 203.0.113.2')).status, 200);
+    assert.equal((await via(proxy, '203.0.113.1')).status, 429);
+    // Directly: the header is ignored, so a new address in it is no new budget.
+    assert.equal((await via(stranger, '203.0.113.3')).status, 200);
+    assert.equal(ipOf(service), stranger);
+    const rotated = await via(stranger, '203.0.113.4');
+    assert.equal(rotated.status, 429);
+    assert.equal(ipOf(service), stranger);
+  });
+
+  it('walks the header from the right past every listed proxy, ranges included, to the first address that is not one', async () => {
+    const service = await start({ server: { trustProxy: ['127.0.0.0/8', '10.0.0.0/8', '2001:db8::/32'] } });
+    const cases: [string, string][] = [
+      ['198.51.100.7, 203.0.113.5, 10.1.2.3', '203.0.113.5'],
+      ['203.0.113.6, 2001:db8::1, 10.0.0.1', '203.0.113.6'],
+      // Every entry a proxy: the leftmost is the farthest the chain can tell.
+      ['10.9.9.9, 10.1.1.1', '10.9.9.9'],
+      // Empty entries are skipped; no header at all is the peer.
+      ['203.0.113.7, , 10.0.0.2', '203.0.113.7'],
+    ];
+    for (const [forwarded, client] of cases) {
+      assert.equal((await send(service.url, echo, { body, localAddress: stranger, headers: { 'X-Forwarded-For': forwarded } })).status, 200);
+      assert.equal(ipOf(service), client, forwarded);
+    }
+    await send(service.url, echo, { body, localAddress: stranger });
+    assert.equal(ipOf(service), stranger);
+  });
+});
+
 describe('auth.required', () => {
   const initialize = {
     jsonrpc: '2.0',

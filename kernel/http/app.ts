@@ -12,6 +12,7 @@
 import Koa from './vendor/koa.js';
 import { keyIndex } from './api-keys.js';
 import { installCaller } from './caller.js';
+import { installClientAddress, proxyOptions } from './client-address.js';
 import type { Config, Executor, Logger } from '../host/index.js';
 import type { HttpBodies } from './http-body.js';
 import { identify, plainNotFoundWithoutKey, refuseBadCredentials } from './middleware/auth.js';
@@ -60,7 +61,8 @@ export function buildRoutes(executor: Executor, document: Record<string, unknown
 export function createApp(options: AppOptions): Koa<KernelState> {
   const { config, logger, executor } = options;
   const doors = options.doors ?? [];
-  const app = new Koa<KernelState>({ proxy: config.server.trustProxy > 0, maxIpsCount: config.server.trustProxy });
+  const app = new Koa<KernelState>(proxyOptions(config.server.trustProxy));
+  installClientAddress(app, config.server.trustProxy);
   app.silent = true;
   app.on('error', (error: unknown) => logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'response not delivered'));
   if (options.metrics) app.use(options.metrics);

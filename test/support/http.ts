@@ -17,6 +17,8 @@ export interface RequestOptions {
   body?: string | Buffer | object;
   /** Send the body in chunks without Content-Length. */
   chunked?: boolean;
+  /** The address to connect from (any of 127.0.0.0/8 on Linux): another client as the service sees it. */
+  localAddress?: string;
 }
 
 /** Sends one request to `base` + `path`; JSON bodies get Content-Type application/json unless headers say otherwise. */
@@ -35,7 +37,7 @@ export function send(base: string, path: string, options: RequestOptions = {}): 
   }
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = httpRequest(`${base}${path}`, { method, headers, agent: false }, (res) => {
+    const req = httpRequest(`${base}${path}`, { method, headers, agent: false, localAddress: options.localAddress }, (res) => {
       answered = true;
       const chunks: Buffer[] = [];
       // An answer cut off midway never ends: it is a failure, not a wait.
