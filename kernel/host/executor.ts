@@ -169,8 +169,16 @@ export function createExecutor(options: ExecutorOptions): Executor {
     const { check } = composite;
     let body: unknown;
     if (bytes === undefined || bytes.byteLength <= config.workers.offloadBytes) {
-      body = bytes === undefined ? (request.body ?? {}) : parseJsonObject(bytes);
-      if (check !== undefined) body = check.here(body, pluginCatalog);
+      // Timed under the composite's own name: a block here is the composite's, not a step's.
+      const running = watchdog.begin(info.id, request.requestId ?? '');
+      try {
+        body = watchdog.timed(running, () => {
+          const parsed = bytes === undefined ? (request.body ?? {}) : parseJsonObject(bytes);
+          return check === undefined ? parsed : check.here(parsed, pluginCatalog);
+        });
+      } finally {
+        watchdog.done(running);
+      }
     } else {
       // A large body is parsed and checked on the pool: the main thread only moves its bytes.
       const deadlineMs = Math.min(config.workers.requestBudgetMs, request.deadlineMs ?? Number.POSITIVE_INFINITY);
