@@ -3,6 +3,7 @@
  * no front door; here each is made from what the host gives it (the executor, the HTTP bodies, the
  * OpenAPI document) and handed to the HTTP service as a list. Arrows point from here inward only.
  */
+import { nearestOperation } from '../kernel/host/index.js';
 import { type DoorKit, type FrontDoor, type RunningService, type StartOptions, startService } from '../kernel/http/index.js';
 import { mcpDoor } from '../mcp/route.js';
 import { toolPages } from '../tool-pages/serve.js';
@@ -14,7 +15,7 @@ export function frontDoors(kit: DoorKit): FrontDoor[] {
   const { docs, workers } = host.config;
   const doors: FrontDoor[] = [];
   // The browser pages are public: they answer before authentication and the rate limit.
-  if (docs.enabled && docs.toolPages) doors.push({ pages: toolPages(document) });
+  if (docs.enabled && docs.toolPages) doors.push({ pages: toolPages(document, nearestOperation) });
   const pool = { runInWorker: host.runInWorker, offloadBytes: workers.offloadBytes, requestBudgetMs: workers.requestBudgetMs };
   doors.push(mcpDoor({ executor: host.executor, bodies, logger: host.logger, version, ...pool }));
   return doors;

@@ -126,6 +126,47 @@ describe('rate limits', () => {
   });
 });
 
+describe('server.trustProxy as a list of proxies (issue 47)', () => {
+  // Two clients on one machine: 127.0.0.1 is the listed proxy, 127.0.0.2 reaches the service directly.
+  const proxy = '127.0.0.1';
+  const stranger = '127.0.0.2';
+  const ipOf = (service: { logs: string[] }): string | undefined => /"ip":"([^"]+)"/.exec(service.logs.at(-1) ?? '')?.[1];
+
+  it('reads X-Forwarded-For only on a connection from a listed proxy: a direct client cannot rotate it', async () => {
+    const service = await start({ server: { trustProxy: [`${proxy}/32`] }, rateLimit: { anonymous: { max: 1 } } });
+    const via = (localAddress: string, forwarded: string) => send(service.url, echo, { body, localAddress, headers: { 'X-Forwarded-For': forwarded } });
+    // Through the proxy: each client its own limit, whatever the client wrote to the left of the proxy's entry.
+    assert.equal((await via(proxy, '198.51.100.9, 203.0.113.1')).status, 200);
+    assert.equal(ipOf(service), '203.0.113.1');
+    assert.equal((await via(proxy, '198.51.100.9, 203.0.113.2')).status, 200);
+    assert.equal((await via(proxy, '203.0.113.1')).status, 429);
+    // Directly: the header is ignored, so a new address in it is no new budget.
+    assert.equal((await via(stranger, '203.0.113.3')).status, 200);
+    assert.equal(ipOf(service), stranger);
+    const rotated = await via(stranger, '203.0.113.4');
+    assert.equal(rotated.status, 429);
+    assert.equal(ipOf(service), stranger);
+  });
+
+  it('walks the header from the right past every listed proxy, ranges included, to the first address that is not one', async () => {
+    const service = await start({ server: { trustProxy: ['127.0.0.0/8', '10.0.0.0/8', '2001:db8::/32'] } });
+    const cases: [string, string][] = [
+      ['198.51.100.7, 203.0.113.5, 10.1.2.3', '203.0.113.5'],
+      ['203.0.113.6, 2001:db8::1, 10.0.0.1', '203.0.113.6'],
+      // Every entry a proxy: the leftmost is the farthest the chain can tell.
+      ['10.9.9.9, 10.1.1.1', '10.9.9.9'],
+      // Empty entries are skipped; no header at all is the peer.
+      ['203.0.113.7, , 10.0.0.2', '203.0.113.7'],
+    ];
+    for (const [forwarded, client] of cases) {
+      assert.equal((await send(service.url, echo, { body, localAddress: stranger, headers: { 'X-Forwarded-For': forwarded } })).status, 200);
+      assert.equal(ipOf(service), client, forwarded);
+    }
+    await send(service.url, echo, { body, localAddress: stranger });
+    assert.equal(ipOf(service), stranger);
+  });
+});
+
 describe('auth.required', () => {
   const initialize = {
     jsonrpc: '2.0',
@@ -158,6 +199,21 @@ describe('auth.required', () => {
     assert.equal(mcp.status, 200, mcp.text);
     // Outside the API: health checks and unknown paths elsewhere answer as before.
     assert.equal((await send(service.url, '/healthz', { method: 'GET' })).status, 200);
+  });
+
+  it('answers a 404 without a valid key plainly, however the path is spelled: no operation named, no group said to be off (issue 47)', async () => {
+    const service = await start({ auth: { required: true, apiKeys: [{ name: 'ci', sha256: digestApiKey(key) }] }, plugins: { disabled: ['greeting'] } });
+    const plain = { error: { code: 'not_found', message: 'There is no operation at this path. Every operation is listed at /v1/openapi.json.' } };
+    const paths = ['/V1/kernel-probe/ech', '//v1/kernel-probe/echo', '/kernel-probe/echo', '/v1x/kernel-probe/echo', '/V1/greeting/hello', '//v1/greeting/hello', '/greeting/hello'];
+    for (const path of paths) {
+      const answer = await send(service.url, path, { body });
+      assert.equal(answer.status, 404, path);
+      assert.deepEqual(answer.json, plain, path);
+    }
+    // With the key the same paths get their hints: the plain answer is for strangers only.
+    const authorization = { Authorization: `Bearer ${key}` };
+    assert.match((await send(service.url, '/V1/kernel-probe/ech', { body, headers: authorization })).text, /did you mean POST \/v1\/kernel-probe\/echo\?/);
+    assert.match((await send(service.url, '//v1/greeting/hello', { body, headers: authorization })).text, /The group greeting exists but is switched off/);
   });
 
   it('is off by default: a request without a key is anonymous', async () => {

@@ -251,6 +251,25 @@ describe('compose.yaml', () => {
     assert.match(nginx, /^\s*ssl_protocols\s+TLSv1\.2 TLSv1\.3;/m);
   });
 
+  it('sends HSTS and Referrer-Policy on every answer, its own refusals included (issue 47)', () => {
+    const nginx = read('deploy/nginx.conf');
+    const server = nginx.slice(nginx.indexOf('server {'));
+    const wanted = ['add_header Strict-Transport-Security "max-age=63072000" always;', 'add_header Referrer-Policy no-referrer always;'];
+    // At least a year of HSTS (hstspreload.org's minimum), on errors too (`always`), and each value said why.
+    const maxAge = Number(/Strict-Transport-Security "max-age=(\d+)"/.exec(server)?.[1]);
+    assert.ok(maxAge >= 365 * 24 * 3600, `max-age ${maxAge}`);
+    const serverLevel = server.replace(/location[^{]*\{[^}]*\}/g, '');
+    for (const header of wanted) assert.ok(serverLevel.includes(header), `server: ${header}`);
+    // nginx gives a location with an add_header of its own none of the server's: each repeats both.
+    const locations = [...server.matchAll(/location\s+([^{]+)\{([^}]*)\}/g)].filter(([, , body]) => body!.includes('add_header'));
+    assert.ok(locations.length > 0, 'the 503 location adds Retry-After');
+    for (const [, name, body] of locations) for (const header of wanted) assert.ok(body!.includes(header), `${name!.trim()}: ${header}`);
+    for (const header of ['Strict-Transport-Security', 'Referrer-Policy']) {
+      const comment = new RegExp(`#[^\\n]*\\n(\\s*#[^\\n]*\\n)*\\s*add_header ${header}`).exec(serverLevel);
+      assert.ok(comment, `a comment gives the reason for ${header}`);
+    }
+  });
+
   it('limits each instance\'s memory to at least what the mounted configuration may use, and the others too', async () => {
     const config = await siteConfig();
     for (const [name, service] of toolsheds) {

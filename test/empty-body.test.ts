@@ -23,7 +23,7 @@ describe('an empty body', () => {
     // Nine operations need no field (currency rates, lorem, passwords, random numbers, dice, coins, uuid generate…).
     assert.ok(optional.length >= 9, optional.map(({ path }) => path).join(' '));
     for (const { path } of optional) {
-      // Without Content-Length and Content-Type, with an empty Content-Length, and JSON whitespace only.
+      // No body at all, an empty Content-Length, and JSON whitespace only (each with Content-Type: application/json).
       for (const [body, headers] of [[undefined, {}], ['', { 'Content-Type': 'application/json' }], [' \r\n\t ', { 'Content-Type': 'application/json' }]] as const) {
         const answer = await send(service.url, path, { body, headers });
         assert.equal(answer.status, 400, `${path} ${JSON.stringify(body)}`);

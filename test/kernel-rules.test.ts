@@ -11,7 +11,7 @@ before(async () => {
 });
 after(() => service.stop());
 
-const post = (path: string, body?: unknown, headers: Record<string, string> = {}) => send(service.url, path, { body: body as object, headers });
+const post = (path: string, body?: unknown, headers: Record<string, string | undefined> = {}) => send(service.url, path, { body: body as object, headers });
 const echo = '/v1/kernel-probe/echo';
 
 describe('answers every request with the common headers', () => {
@@ -121,11 +121,12 @@ describe('400 invalid_json and 415', () => {
     assert.equal((answer.json as { error: { code: string } }).error.code, 'invalid_json');
   });
 
-  it('answers 415 for a non-JSON Content-Type and reads a missing one as JSON', async () => {
+  it('answers 415 for a non-JSON or a missing Content-Type (issue 47)', async () => {
     const form = await post(echo, 'text=x', { 'Content-Type': 'application/x-www-form-urlencoded' });
     assert.equal(form.status, 415);
     assert.equal((form.json as { error: { code: string } }).error.code, 'unsupported_media_type');
     assert.equal((await post(echo, '{"text":"x"}')).status, 200);
+    assert.equal((await post(echo, '{"text":"x"}', { 'Content-Type': undefined })).status, 415);
     assert.equal((await post(echo, '{"text":"x"}', { 'Content-Type': 'application/merge-patch+json; charset=utf-8' })).status, 200);
     assert.equal((await post(echo, '{"text":"x"}', { 'Content-Type': 'text/plain' })).status, 415);
   });

@@ -59,6 +59,24 @@ describe('requests Node refuses before the kernel sees them', () => {
 });
 
 describe('framing the body reader refuses', () => {
+  it('answers 415 for a POST without Content-Type, to an operation and to /mcp alike (issue 47)', async () => {
+    // Such a POST is a CORS "simple request": a page on any origin could send it with no preflight.
+    const refusal = { error: { code: 'unsupported_media_type', message: 'Content-Type must be application/json' } };
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    for (const [path, body, headers] of [
+      [echo, { text: 'x' }, {}],
+      [echo, undefined, {}],
+      ['/mcp', initialize, { Accept: 'application/json, text/event-stream' }],
+    ] as const) {
+      const answer = await send(service.url, path, { body, headers: { ...headers, 'Content-Type': undefined, Origin: 'https://elsewhere.example' } });
+      assert.equal(answer.status, 415, path);
+      assert.deepEqual(answer.json, refusal, path);
+    }
+    // text/plain, the other type a page may send without a preflight, is refused as before.
+    assert.equal((await send(service.url, echo, { body: '{"text":"x"}', headers: { 'Content-Type': 'text/plain' } })).status, 415);
+    assert.equal((await send(service.url, echo, { body: { text: 'x' } })).status, 200);
+  });
+
   it('answers 415 for a charset other than UTF-8, and accepts utf-8 in any spelling', async () => {
     const body = JSON.stringify({ text: 'x' });
     for (const type of ['application/json; charset=utf-16', 'application/json;charset=ISO-8859-1', 'application/json; charset=']) {
@@ -73,7 +91,7 @@ describe('framing the body reader refuses', () => {
 
   it('answers 501 for a transfer coding other than chunked, and JSON 400 where Node refuses one', async () => {
     const chunked = `3\r\n{}\n\r\n0\r\n\r\n`;
-    const layered = await exchange(`POST ${echo} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n${chunked}`);
+    const layered = await exchange(`POST ${echo} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n${chunked}`);
     assert.equal(layered.status, 501);
     assert.equal(codeOf(layered.body), 'not_implemented');
     const bare = await exchange(`POST ${echo} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n${chunked}`);

@@ -1,7 +1,7 @@
 // The README is read on a fresh clone, often offline: every link must point into the repository and
 // every command it gives must exist.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 
 const root = new URL('../../', import.meta.url);
@@ -31,5 +31,17 @@ describe('README', () => {
     const kib = (bytes: number): string => `${bytes / 1024} KiB`;
     assert.ok(flat.includes(`bodies over ${kib(workers.offloadBytes)}, \`workers.offloadBytes\``), 'offloadBytes');
     assert.ok(flat.includes(`over ${kib(workers.linearOffloadBytes)} for operations whose work is linear and cheap, such as base64 and hash, \`workers.linearOffloadBytes\``), 'linearOffloadBytes');
+  });
+
+  it('lists every top-level folder of the repository in its layout table (issue 47)', () => {
+    // Every folder of a checkout but git's own and what .gitignore keeps out (installs, builds, reports).
+    const ignored = readFileSync(new URL('.gitignore', root), 'utf8').split('\n').map((line) => line.replace(/\/$/, ''));
+    const folders = readdirSync(root, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== '.git' && !ignored.includes(entry.name))
+      .map((entry) => entry.name);
+    const layout = readme.slice(readme.indexOf('## Layout'));
+    const listed = [...layout.matchAll(/^\| `([^`/]+)\//gm)].map((match) => match[1]!);
+    assert.ok(folders.includes('kernel') && folders.includes('.ci'), folders.join(' '));
+    assert.deepEqual(folders.filter((folder) => !listed.includes(folder)), []);
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { editDistance } from '../kernel/host/operation-names.js';
 import { nearestPath, notFoundMessages } from '../kernel/http/route-hint.js';
+import { countMinCalls } from './support/work.js';
 
 // The operations served, by name (the host's), as the HTTP door gives them to nearestPath.
 const paths = ['base64/decode', 'base64/encode', 'hash-generator/hash', 'subnet-calculator/calculate'];
@@ -14,6 +15,28 @@ describe('404 hints', () => {
     // Past the limit the exact figure is not needed, only that it is over.
     assert.equal(editDistance('kitten', 'sitting', 1), 2);
     assert.equal(editDistance('a', 'abcdefgh', 3), 4);
+  });
+
+  it('computes only the band within the limit of the diagonal, and agrees with the whole table there', () => {
+    // The whole table, as the textbook fills it: the independent answer.
+    const levenshtein = (a: string, b: string): number => {
+      const table = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+      for (let i = 1; i <= a.length; i++) {
+        for (let j = 1; j <= b.length; j++) table[i]![j] = Math.min(table[i - 1]![j]! + 1, table[i]![j - 1]! + 1, table[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      }
+      return table[a.length]![b.length]!;
+    };
+    // Every pair of strings over "ab" up to 6 characters: all the shapes a band can cut.
+    const words = [''];
+    for (let length = 1; length <= 6; length++) for (const word of words.filter((w) => w.length === length - 1)) words.push(`${word}a`, `${word}b`);
+    for (const a of words) {
+      for (const b of words) {
+        for (const limit of [0, 1, 2, 3]) assert.equal(editDistance(a, b, limit), Math.min(levenshtein(a, b), limit + 1), `${a} ${b} ${limit}`);
+      }
+    }
+    // The cells computed: one Math.min each, at most (2 × 3 + 1) a character of the first string.
+    const cells = countMinCalls(() => editDistance('x'.repeat(100), 'x'.repeat(99) + 'y', 3));
+    assert.ok(cells <= 7 * 100 + 2 * 100, `${cells} cells`);
   });
 
   it('names the operation behind a typo, a missing /v1, a trailing slash or capitals', () => {

@@ -1,7 +1,7 @@
 // The README's test command on a fresh machine: its first step (scripts/test-prerequisites.mjs)
 // provides redis-server and chromium with apt-get on Debian or Ubuntu as root, and anywhere else
 // stops at once with one line naming the packages. The machine is a stand-in here; the real run in
-// a mount namespace without both programs is described in docs/decisions.md (issue 22).
+// a mount namespace without both programs is in docs/decisions.md, "`npm test` provides what its tests need".
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';

@@ -17,7 +17,8 @@ import { fieldNames, formOf, mainField, type Field } from '../tool-pages/shared/
 import { humanize, roughlyMatches, valueLabel, type Json, type Schema } from '../tool-pages/shared/schema.js';
 import colors from '../plugins/color-converter/index.js';
 import passwords from '../plugins/password-generator/index.js';
-import { likelyTool } from '../tool-pages/serve.js';
+import { likelyToolFinder } from '../tool-pages/serve.js';
+import { nearestOperation } from '../kernel/host/index.js';
 
 const json = (schema: unknown): Schema => JSON.parse(JSON.stringify(schema)) as Schema;
 /** An operation's schemas as the OpenAPI document serves them (compiled: defaulted members are optional on the wire). */
@@ -227,9 +228,12 @@ describe('OpenAPI document → catalog', () => {
     assert.deepEqual(['/tools/hash-generator/hash', '/tools/base64/encode', '/tools/base64/decode', '/tools/greeting/hello'].map((page) => tool(page).live), [true, false, false, false]);
     assert.deepEqual(catalog.disabledGroups, ['dns-lookup']);
     // A mistyped address names the likely page; a known group with an unknown operation, its first.
-    assert.equal(likelyTool('/tools/hash-generater/hash', catalog.pages)?.page, '/tools/hash-generator/hash');
-    assert.equal(likelyTool('/tools/base64/nothing-like-it', catalog.pages)?.page, '/tools/base64/encode');
-    assert.equal(likelyTool('/tools/qqqqqqqq/zzzzzzzz', catalog.pages), undefined);
+    const likelyTool = likelyToolFinder(catalog.pages, nearestOperation);
+    assert.equal(likelyTool('/tools/hash-generater/hash')?.page, '/tools/hash-generator/hash');
+    assert.equal(likelyTool('/tools/Hash-Generator//hash/')?.page, '/tools/hash-generator/hash');
+    assert.equal(likelyTool('/tools/base64/nothing-like-it')?.page, '/tools/base64/encode');
+    assert.equal(likelyTool('/tools/hash/sha')?.page, '/tools/hash-generator/hash');
+    assert.equal(likelyTool('/tools/qqqqqqqq/zzzzzzzz'), undefined);
   });
 });
 

@@ -4,9 +4,12 @@
 // off. The pages in a real browser are test/browser/tool-pages.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { builtinPluginDir } from '../kernel/host/index.js';
+import { builtinPluginDir, nearestOperation } from '../kernel/host/index.js';
 import { escapeHtml, scriptJson } from '../tool-pages/html.js';
-import { TOOL_PAGES_CSP } from '../tool-pages/serve.js';
+import { buildOpenApiDocument } from '../kernel/http/openapi.js';
+import { catalogOf } from '../tool-pages/catalog.js';
+import { likelyToolFinder, TOOL_PAGES_CSP } from '../tool-pages/serve.js';
+import { countMinCalls } from './support/work.js';
 import { send } from './support/http.js';
 import { externalPlugins, startTestService, type TestService } from './support/service.js';
 
@@ -117,6 +120,36 @@ describe('GET /tools/<group>/<operation>', () => {
     // Other methods go on to the API's own answers (here the spent budget's 429).
     const post = await send(service.url, '/tools/qr-code-generator/create', { method: 'POST', body: {} });
     assert.ok([404, 429].includes(post.status), `POST: ${post.status}`);
+  });
+});
+
+describe('an unknown page address', () => {
+  it('costs a bounded search for the likely tool: a band of edits around names of about its length (issue 47)', () => {
+    const document = buildOpenApiDocument(service.host.executor.operations(), '1.0.0');
+    const pages = catalogOf(document).pages;
+    const likelyTool = likelyToolFinder(pages, nearestOperation);
+    const longest = Math.max(...[...pages.keys()].map((page) => page.length));
+    // The cells one unknown address may cost: every page compared in full, 7 cells (a band of 3
+    // edits either side) a character, with a row's bounds on top. The search once filled the
+    // whole table against every page, for addresses up to 120 characters: about 60 × 113 × 30 cells.
+    const bound = pages.size * (longest + 3) * (7 + 1);
+    const near = '/tools/subnet-calculator/calculat';
+    const hostile = [
+      `/tools/${'hash-generator/hasx'.repeat(6)}`.slice(0, 127),
+      `/tools/${'a'.repeat(113)}`,
+      `/tools/${'a'.repeat(5000)}`,
+      near,
+      '/tools/qwertyuiopasdfghjklzxcvbnm/qwertyuio',
+      '/tools/hash-generater/hash',
+    ];
+    const costs = hostile.map((path) => countMinCalls(() => likelyTool(path)));
+    for (const [index, cells] of costs.entries()) assert.ok(cells <= bound, `${hostile[index]!.slice(0, 40)}…: ${cells} cells, bound ${bound}`);
+    // The counter sees the search: a near miss is compared, and named.
+    assert.ok(costs[3]! > 0);
+    assert.equal(likelyTool(near)?.page, '/tools/subnet-calculator/calculate');
+    // Longer than any page by more than the edits allowed: nothing is compared at all.
+    assert.equal(costs[1], 0);
+    assert.equal(costs[2], 0);
   });
 });
 

@@ -12,6 +12,9 @@ import type { Catalog, Tool } from './catalog.js';
 import { disabledPage, listPage, notFoundPage, recipePage, toolPage } from './html.js';
 import { nextSteps, RECIPE_PAGE, recipePageData } from './recipe-data.js';
 
+/** Where the pages live. */
+const PAGES = '/tools/';
+
 /** The policy of every page and file: only this service's own script, style and requests; images also from data: URLs (the SVG answers). */
 export const TOOL_PAGES_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
@@ -52,36 +55,34 @@ function assetsOf(catalog: Catalog): ReadonlyMap<string, Asset> {
   return assets;
 }
 
-/** Levenshtein distance of two short strings (page paths are under 80 characters; longer ones are not compared). */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row.push(Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    previous = row;
-  }
-  return previous[b.length]!;
-}
+/**
+ * The host's search for the operation a mistyped name meant (`group/operation`, among `known`), the
+ * one the API's 404 uses; handed in by the composition root, since the pages compile apart from the host.
+ */
+export type NearestName = (name: string, known: readonly string[]) => string | undefined;
 
-/** The tool a mistyped page address most likely meant: within 3 edits, else the first of the group it names. */
-export function likelyTool(path: string, pages: ReadonlyMap<string, Tool>): Tool | undefined {
-  const wanted = path.toLowerCase().replace(/\/+$/, '');
-  if (wanted.length > 120) return undefined;
-  let best: Tool | undefined;
-  let bestDistance = 4;
-  for (const [page, tool] of pages) {
-    const found = distance(wanted, page);
-    if (found < bestDistance) [best, bestDistance] = [tool, found];
-  }
-  const group = wanted.split('/')[2];
-  return best ?? [...pages.values()].find((tool) => tool.group === group);
+/**
+ * The tool a mistyped page address most likely meant, found as the API's 404 finds an operation (a
+ * few edits, else the group's first page, else a group named by its first words). That search is
+ * bounded (a band of edits around each name, no name compared when the lengths differ by more than
+ * that), so an unknown address costs about what a page does.
+ */
+export function likelyToolFinder(pages: ReadonlyMap<string, Tool>, nearestOperation: NearestName): (path: string) => Tool | undefined {
+  // In the catalog's order: a group's first page is its manifest's first operation.
+  const byName = new Map([...pages.values()].map((tool) => [`${tool.group}/${tool.name}`, tool]));
+  const names = [...byName.keys()];
+  return (path) => {
+    const name = nearestOperation(path.slice(PAGES.length), names);
+    return name === undefined ? undefined : byName.get(name);
+  };
 }
 
 /** Answers GET/HEAD of the pages and their files, and of every other path under /tools/; `/tools` and `/tools/` go to the list. */
-export function toolPages(document: Record<string, unknown>): Middleware {
+export function toolPages(document: Record<string, unknown>, nearestOperation: NearestName): Middleware {
   const catalog = catalogOf(document);
   const assets = assetsOf(catalog);
   const disabled = new Set(catalog.disabledGroups);
+  const likelyTool = likelyToolFinder(catalog.pages, nearestOperation);
   return function serveToolPages(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/tools' || ctx.path === '/tools/') {
@@ -91,9 +92,9 @@ export function toolPages(document: Record<string, unknown>): Middleware {
     }
     let asset = assets.get(ctx.path);
     if (asset === undefined) {
-      if (!ctx.path.startsWith('/tools/')) return next();
+      if (!ctx.path.startsWith(PAGES)) return next();
       const group = ctx.path.split('/')[2] ?? '';
-      const page = disabled.has(group) ? disabledPage(group) : notFoundPage(ctx.path, likelyTool(ctx.path, catalog.pages));
+      const page = disabled.has(group) ? disabledPage(group) : notFoundPage(ctx.path, likelyTool(ctx.path));
       asset = { type: HTML, body: Buffer.from(page) };
       ctx.status = 404;
     }

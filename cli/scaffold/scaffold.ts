@@ -14,7 +14,7 @@ const toolshedRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
  * How the new plugin's package.json names this Toolshed as its dev dependency: the checkout's path
- * relative to the plugin, so `npm install` links it (see docs/decisions.md, issue 21).
+ * relative to the plugin, so `npm install` links it (docs/decisions.md, "A plugin's tests get the kernel as a fixture").
  */
 function toolshedDependency(dir: string): string {
   return `file:${path.relative(dir, toolshedRoot).split(path.sep).join('/') || '.'}`;

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Type, type ErrorDetail, type Static, type TSchema } from '@toolshed/plugin-sdk';
 import { compileSchema } from '@toolshed/plugin-sdk/contract';
 import { parse as parseYaml } from './vendor/yaml.js';
+import { addressRangeProblems } from './address-ranges.js';
 import { didYouMean } from './nearest.js';
 
 const closed = { additionalProperties: false } as const;
@@ -31,7 +32,9 @@ export const CoreConfigSchema = Type.Object(
       {
         host: Type.String({ minLength: 1, default: '127.0.0.1' }),
         port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
-        trustProxy: Type.Integer({ minimum: 0, maximum: 32, default: 0 }),
+        // A hop count (the client is the N-th X-Forwarded-For entry from the right), or the proxies'
+        // addresses and CIDR ranges (the client is the first address from the right that is not one).
+        trustProxy: Type.Union([Type.Integer({ minimum: 0, maximum: 32 }), Type.Array(Type.String(), { minItems: 1, maxItems: 1024 })], { default: 0 }),
         shutdownTimeoutMs: Type.Integer({ minimum: 0, maximum: 600000, default: 10000 }),
         // After SIGTERM, keep listening this long with /healthz at 503 so balancers notice.
         drainDelayMs: Type.Integer({ minimum: 0, maximum: 600000, default: 0 }),
@@ -186,6 +189,10 @@ export interface CoreConfigCheck {
   readonly problems: ErrorDetail[];
 }
 
+const TRUST_PROXY = '/server/trustProxy';
+/** The validator's message for a value of none of a union's forms. */
+const NO_FORM = 'does not match any of the allowed forms';
+
 /** Checks the kernel's sections and fills their defaults, reporting every problem instead of throwing. */
 export function checkCoreConfig(raw: unknown): CoreConfigCheck {
   const config = coreValidator.withDefaults(isPlainObject(raw) ? raw : {}) as Config;
@@ -193,6 +200,10 @@ export function checkCoreConfig(raw: unknown): CoreConfigCheck {
   // Unchecked yet: `auth` may be anything a file gave it.
   problems.push(...duplicateKeyProblems((config.auth as { apiKeys?: unknown } | null | undefined)?.apiKeys));
   problems.push(...timeoutProblems(config.server as Partial<Config['server']> | undefined));
+  problems.push(...addressRangeProblems((config.server as { trustProxy?: unknown } | undefined)?.trustProxy, TRUST_PROXY));
+  const trustProxy = problems.findIndex((problem) => problem.path === TRUST_PROXY && problem.message === NO_FORM);
+  // A lone address (`trustProxy: 10.0.0.5`) is the likely slip: say what the two forms are.
+  if (trustProxy !== -1) problems[trustProxy] = { path: TRUST_PROXY, message: 'must be a number of proxy hops (0 to 32) or a list of proxy addresses and CIDR ranges, such as [10.0.0.5, fd00::/8]' };
   return { config, problems };
 }
 

@@ -9,23 +9,34 @@ export const MAX_COMPARED_LENGTH = 120;
 /** The most edits a name may be away from an operation's and still be named as its likely meaning. */
 const MAX_EDITS = 3;
 
-/** Levenshtein distance, giving up (returning `limit + 1`) once every entry of a row exceeds `limit`. */
+/**
+ * Levenshtein distance, giving up (returning `limit + 1`) once it must exceed `limit`. Only the
+ * cells within `limit` of the diagonal are computed (any other is over the limit anyway), so a
+ * comparison costs at most (2 × limit + 1) cells a character, whatever the strings.
+ */
 export function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  const over = limit + 1;
+  if (Math.abs(a.length - b.length) > limit) return over;
+  // Two rows, reused; a cell never written stands for "over the limit".
+  let previous = new Array<number>(b.length + 1).fill(over);
+  let row = new Array<number>(b.length + 1).fill(over);
+  for (let j = 0; j <= Math.min(b.length, limit); j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
+    const from = Math.max(1, i - limit);
+    const to = Math.min(b.length, i + limit);
+    // The cell left of the band: the first column (i deletions) or outside the band.
+    row[from - 1] = from === 1 ? i : over;
+    let best = row[from - 1]!;
+    for (let j = from; j <= to; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       const value = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
-      row.push(value);
+      row[j] = value;
       if (value < best) best = value;
     }
-    if (best > limit) return limit + 1;
-    previous = row;
+    if (best > limit) return over;
+    [previous, row] = [row, previous];
   }
-  return previous[b.length]!;
+  return Math.min(previous[b.length]!, over);
 }
 
 /** Lower case, single slashes, none at either end. */

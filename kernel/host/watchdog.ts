@@ -3,7 +3,7 @@
  * longer than `watchdog.blockedMs` stalls them all; this finds such stretches and names the
  * operation behind each, in one log line and in `/metrics` (toolshed_event_loop_blocked_total).
  *
- * Two ways, because neither sees everything alone (docs/decisions.md, issue 21): the dispatch
+ * Two ways, because neither sees everything alone (docs/decisions.md, "The watchdog"): the dispatch
  * times each synchronous section it runs for an operation (the handler's first, synchronous part
  * and the answer's serialization), which names the culprit exactly; a timer that checks its own
  * lateness catches the rest (a handler's code after an `await`, the kernel's own work), and names

@@ -4,7 +4,7 @@
  * errors and access log → compression (answers of 1 KiB and more) → request id → draining (after SIGTERM) →
  * the front doors' pages (the tool pages, the reference at /docs) →
  * CORS preflight → route lookup → identify the key →
- * rate limit → 401 → a turn on the event loop (operations wait while a busy turn has had its share) →
+ * rate limit → 401 → (auth.required) the plain 404 without a key → a turn on the event loop (operations wait while a busy turn has had its share) →
  * 404/405 → a front door's route (MCP) or an operation: JSON body (415/413/400) run through the
  * executor (validation, handler on the main thread or the pool, deadline, answer check) → JSON
  * answer (422 past the answer cap, 503 past the byte budgets).
@@ -12,9 +12,10 @@
 import Koa from './vendor/koa.js';
 import { keyIndex } from './api-keys.js';
 import { installCaller } from './caller.js';
+import { installClientAddress, proxyOptions } from './client-address.js';
 import type { Config, Executor, Logger } from '../host/index.js';
 import type { HttpBodies } from './http-body.js';
-import { identify, refuseBadCredentials } from './middleware/auth.js';
+import { identify, plainNotFoundWithoutKey, refuseBadCredentials } from './middleware/auth.js';
 import { compressAnswers } from './middleware/compress.js';
 import { corsPreflight } from './middleware/cors.js';
 import { docsPage } from './docs-page.js';
@@ -60,7 +61,8 @@ export function buildRoutes(executor: Executor, document: Record<string, unknown
 export function createApp(options: AppOptions): Koa<KernelState> {
   const { config, logger, executor } = options;
   const doors = options.doors ?? [];
-  const app = new Koa<KernelState>({ proxy: config.server.trustProxy > 0, maxIpsCount: config.server.trustProxy });
+  const app = new Koa<KernelState>(proxyOptions(config.server.trustProxy));
+  installClientAddress(app, config.server.trustProxy);
   app.silent = true;
   app.on('error', (error: unknown) => logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'response not delivered'));
   if (options.metrics) app.use(options.metrics);
@@ -82,6 +84,7 @@ export function createApp(options: AppOptions): Koa<KernelState> {
   installCaller(app, limit.charge);
   app.use(limit.middleware);
   app.use(refuseBadCredentials());
+  if (config.auth.required) app.use(plainNotFoundWithoutKey());
   app.use(takeTurns());
   const notFound = notFoundMessages(executor.operations().map((operation) => operation.name), options.disabledGroups);
   app.use(dispatch(executor, options.bodies, notFound));

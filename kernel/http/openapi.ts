@@ -38,7 +38,7 @@ const sharedResponses: Record<string, string> = {
   '404': 'Unknown path (not_found)',
   '405': 'A method other than POST on an operation path (method_not_allowed); the Allow header says POST',
   '413': 'Request body larger than 10 MiB (payload_too_large)',
-  '415': 'Content-Type or Content-Encoding not supported (unsupported_media_type)',
+  '415': 'Content-Type missing or not application/json, or Content-Encoding not supported (unsupported_media_type)',
   '422': `${UNPROCESSABLE}. ${KERNEL_422}`,
   '429': 'Rate limit exceeded (rate_limited); Retry-After says when to retry',
   '502': 'An upstream service failed (upstream_error)',

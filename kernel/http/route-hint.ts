@@ -25,6 +25,9 @@ export function groupOf(path: string): string | undefined {
   return groupOfName(nameOf(path));
 }
 
+/** The 404 that names nothing: for a path near no operation, and for every caller `auth.required` keeps out. */
+export const PLAIN_NOT_FOUND = `There is no operation at this path. Every operation is listed at ${OPERATION_LIST_PATH}.`;
+
 /** What a caller is told about a group that is installed but switched off on this server. */
 export function disabledGroupMessage(group: string): string {
   return `The group ${group} exists but is switched off on this server. This server's operations are listed at ${OPERATION_LIST_PATH}.`;
@@ -41,7 +44,6 @@ export function notFoundMessages(operationNames: readonly string[], disabledGrou
     const group = groupOf(path);
     if (group !== undefined && disabled.has(group)) return disabledGroupMessage(group);
     const nearest = nearestPath(path, known);
-    const hint = nearest === undefined ? '.' : `; did you mean POST ${nearest}?`;
-    return `There is no operation at this path${hint} Every operation is listed at ${OPERATION_LIST_PATH}.`;
+    return nearest === undefined ? PLAIN_NOT_FOUND : `There is no operation at this path; did you mean POST ${nearest}? Every operation is listed at ${OPERATION_LIST_PATH}.`;
   };
 }

@@ -87,7 +87,8 @@ export async function startTestKernel(host: TestHost, options: KernelFixtureOpti
   const request: TestKernel['request'] = async (method, urlPath, init = {}) => {
     const hasBody = init.body !== undefined;
     const body = typeof init.body === 'string' || !hasBody ? (init.body as string | undefined) : JSON.stringify(init.body);
-    const headers = { ...(hasBody ? { 'content-type': 'application/json' } : {}), ...init.headers };
+    // The API asks every POST for its JSON type, a body or none (415 without it), as clients send it.
+    const headers = { ...(hasBody || method === 'POST' ? { 'content-type': 'application/json' } : {}), ...init.headers };
     return answerOf(await fetch(`${fixture.url}${urlPath}`, { method, body, headers }));
   };
   return {

@@ -13,7 +13,8 @@ export interface Answer {
 
 export interface RequestOptions {
   method?: string;
-  headers?: Record<string, string | number>;
+  /** A header set to undefined is not sent: `'Content-Type': undefined` sends a body without one. */
+  headers?: Record<string, string | number | undefined>;
   body?: string | Buffer | object;
   /** Send the body in chunks without Content-Length. */
   chunked?: boolean;
@@ -21,18 +22,20 @@ export interface RequestOptions {
   localAddress?: string;
 }
 
-/** Sends one request to `base` + `path`; JSON bodies get Content-Type application/json unless headers say otherwise. */
+/**
+ * Sends one request to `base` + `path`. A POST gets Content-Type application/json, as every
+ * client of the API sends it, unless headers name one (undefined: none at all).
+ */
 export function send(base: string, path: string, options: RequestOptions = {}): Promise<Answer> {
   const { method = 'POST', chunked = false } = options;
-  const headers: Record<string, string | number> = { ...options.headers };
+  const named = Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === 'content-type');
+  const headers: Record<string, string | number> = method === 'POST' && !named ? { 'Content-Type': 'application/json' } : {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) if (value !== undefined) headers[name] = value;
   let payload: Buffer | undefined;
   if (options.body !== undefined) {
     if (Buffer.isBuffer(options.body)) payload = options.body;
     else if (typeof options.body === 'string') payload = Buffer.from(options.body);
-    else {
-      payload = Buffer.from(JSON.stringify(options.body));
-      if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
-    }
+    else payload = Buffer.from(JSON.stringify(options.body));
     if (!chunked) headers['Content-Length'] = payload.length;
   }
   return new Promise((resolve, reject) => {

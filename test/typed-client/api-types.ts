@@ -1253,7 +1253,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Content-Type or Content-Encoding not supported (unsupported_media_type) */
+        /** @description Content-Type missing or not application/json, or Content-Encoding not supported (unsupported_media_type) */
         415: {
             headers: {
                 [name: string]: unknown;

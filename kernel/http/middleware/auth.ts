@@ -9,6 +9,7 @@
  */
 import { digestApiKey } from '../api-keys.js';
 import { HttpError } from '../http-error.js';
+import { PLAIN_NOT_FOUND } from '../route-hint.js';
 import type { KernelContext, KernelMiddleware } from '../types.js';
 
 const bearer = /^Bearer +([\x21-\x7e]{1,512})$/i;
@@ -47,6 +48,18 @@ export function identify(keys: ReadonlyMap<string, string>, required = false): K
 export function refuseBadCredentials(): KernelMiddleware {
   return function refuse(ctx, next) {
     if (ctx.state.authFailure !== undefined) throw ctx.state.authFailure;
+    return next();
+  };
+}
+
+/**
+ * With `auth.required`, the 404 of a caller without a valid key is the plain one, whatever the
+ * path's spelling (`/V1/…`, `//v1/…`, a typo outside /v1/): no operation named, no group said to
+ * be switched off, so a private deployment tells a stranger nothing of what it serves.
+ */
+export function plainNotFoundWithoutKey(): KernelMiddleware {
+  return function hideOperations(ctx, next) {
+    if (ctx.state.route === undefined && ctx.state.apiKey === undefined) throw new HttpError(404, 'not_found', PLAIN_NOT_FOUND);
     return next();
   };
 }
