@@ -7,6 +7,7 @@ import { problemOf } from '../shared/problems.js';
 import { candidateLink, confidenceWords, type LinkTarget, type RecipeStep } from '../shared/recipes.js';
 import { isRecord, type Json } from '../shared/schema.js';
 import { h } from './dom.js';
+import { armRun } from './store.js';
 
 interface Candidate {
   readonly title: string;
@@ -30,12 +31,15 @@ function candidateItem(candidate: Candidate, input: string, targets: Readonly<Re
   const href = candidateLink(steps, input, targets);
   const opens = steps.length === 1 ? 'Open the tool with this input' : `Open the ${steps.length}-step recipe with this input`;
   const preview = previewLine(candidate.preview);
+  const link = h('a', { href, 'aria-label': `${opens}: ${candidate.title}` }, opens);
+  // The visitor's own input, opened by their click: the recipe page runs it at once.
+  if (href.startsWith('/tools/recipes/run#')) link.addEventListener('click', () => armRun(href.slice(href.indexOf('#'))));
   return h(
     'li',
     { class: 'candidate' },
     h('p', { class: 'candidate-title' }, h('strong', {}, candidate.title), ' ', h('span', { class: 'confidence' }, confidenceWords(candidate.confidence))),
     preview ? h('p', { class: 'preview' }, h('span', { class: 'preview-label' }, 'Gives: '), h('code', {}, preview)) : null,
-    h('a', { href, 'aria-label': `${opens}: ${candidate.title}` }, opens),
+    link,
   );
 }
 
