@@ -5,6 +5,7 @@
  * and code block outside a table; an answer of one value has only the whole answer's.
  */
 import { textOf, type DiffPart, type DiffSide, type View } from '../shared/answers.js';
+import { isRecord, type Json } from '../shared/schema.js';
 import { swatch } from './color.js';
 import { copyButton, downloadButton, h } from './dom.js';
 import { readerZone } from './form.js';
@@ -162,4 +163,18 @@ export function highlighted(text: string, matches: readonly { index: number; end
   }
   parts.push(text.slice(at));
   return h('section', { class: 'highlight', 'aria-labelledby': 'highlight-heading' }, h('h3', { id: 'highlight-heading' }, `Matches in the text (${matches.length})`), h('pre', { tabindex: '0', 'aria-label': 'The text with its matches marked' }, ...parts));
+}
+
+/** The answer as JSON, folded, with its own Copy button; `what` names it ("The answer of step 2"). */
+export function rawJson(value: Json | undefined, what = 'The answer'): HTMLElement {
+  const text = JSON.stringify(value, null, 2);
+  return h('details', { class: 'raw' }, h('summary', {}, `${what} as JSON`), h('div', { class: 'code' }, h('pre', { tabindex: '0', 'aria-label': `${what} as JSON` }, h('code', {}, text)), copyButton(() => text, `${what.charAt(0).toLowerCase()}${what.slice(1)} as JSON`)));
+}
+
+/** The matches of a pattern in the request's `text`, when the answer lists them with offsets. */
+export function matchesIn(body: Json, answer: Json | undefined): { text: string; matches: { index: number; end: number }[] } | undefined {
+  if (!isRecord(body) || typeof body.text !== 'string' || !isRecord(answer) || !Array.isArray(answer.matches)) return undefined;
+  const matches = answer.matches.filter(isRecord);
+  if (matches.length === 0 || !matches.every((match) => typeof match.index === 'number' && typeof match.end === 'number')) return undefined;
+  return { text: body.text, matches: matches as unknown as { index: number; end: number }[] };
 }

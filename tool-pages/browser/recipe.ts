@@ -11,7 +11,7 @@ import { problemOf } from '../shared/problems.js';
 import { recipeFragment, recipeFromFragment, type Recipe, type RecipeStep } from '../shared/recipes.js';
 import { isRecord, type Json } from '../shared/schema.js';
 import { searcher } from '../shared/search.js';
-import { answerText, render } from './answer.js';
+import { answerText, rawJson, render } from './answer.js';
 import type { RecipeOperation as Operation, RecipePageData } from '../recipe-data.js';
 import { copyButton, copyText, freshId, h } from './dom.js';
 import { stepEditor, StepProblem, type StepEditor, type StepState } from './recipe-step.js';
@@ -44,11 +44,6 @@ function stepHint(operation: Operation | undefined, index: number, json: boolean
   const feeds = input === undefined ? '' : index === 0 ? ` Its ${input} comes from the recipe's input ${unless}.` : ` Its ${input} comes from the step before ${unless}.`;
   const fields = operation.fields.filter((field) => field !== input);
   return `${operation.summary}.${feeds}${json && fields.length > 0 ? ` Other fields: ${fields.join(', ')}.` : ''}`;
-}
-
-function rawJson(value: Json | undefined, what: string): HTMLElement {
-  const text = JSON.stringify(value, null, 2);
-  return h('details', { class: 'raw' }, h('summary', {}, `${what} as JSON`), h('div', { class: 'code' }, h('pre', { tabindex: '0', 'aria-label': `${what} as JSON` }, h('code', {}, text)), copyButton(() => text, `${what.toLowerCase()} as JSON`)));
 }
 
 export function recipePage(holder: HTMLElement, data: RecipeData): void {

@@ -15,7 +15,7 @@ import { pauseBefore } from '../shared/pacing.js';
 import { plainMessage, problemOf, type Problem } from '../shared/problems.js';
 import type { Io } from '../shared/recipes.js';
 import { isRecord, type Json, type Schema } from '../shared/schema.js';
-import { answerText, highlighted, isLoneValue, render } from './answer.js';
+import { answerText, highlighted, isLoneValue, matchesIn, rawJson, render } from './answer.js';
 import { BudgetLine } from './budget.js';
 import { copyButton, h } from './dom.js';
 import { controlOf, FieldError, filesRead } from './form.js';
@@ -60,19 +60,6 @@ interface Outcome {
   readonly retryAfter: string | null;
   readonly at: number;
   readonly due?: number;
-}
-
-function rawJson(value: Json | undefined): HTMLElement {
-  const text = JSON.stringify(value, null, 2);
-  return h('details', { class: 'raw' }, h('summary', {}, 'The answer as JSON'), h('div', { class: 'code' }, h('pre', { tabindex: '0', 'aria-label': 'The answer as JSON' }, h('code', {}, text)), copyButton(() => text, 'the answer as JSON')));
-}
-
-/** The matches of a pattern in the request's `text`, when the answer lists them with offsets. */
-function matchesIn(body: Json, answer: Json | undefined): { text: string; matches: { index: number; end: number }[] } | undefined {
-  if (!isRecord(body) || typeof body.text !== 'string' || !isRecord(answer) || !Array.isArray(answer.matches)) return undefined;
-  const matches = answer.matches.filter(isRecord);
-  if (matches.length === 0 || !matches.every((match) => typeof match.index === 'number' && typeof match.end === 'number')) return undefined;
-  return { text: body.text, matches: matches as unknown as { index: number; end: number }[] };
 }
 
 export function toolPage(holder: HTMLElement, tool: ToolData): void {
