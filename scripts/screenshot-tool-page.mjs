@@ -30,7 +30,7 @@ try {
   }
   const list = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   await list.goto(`${service.url}/`);
-  await list.locator('section.category').first().waitFor();
+  await list.locator('.category').first().waitFor();
   await list.screenshot({ path: `${docs}tool-list.png` });
   await list.close();
   console.log('wrote docs/tool-list.png');
