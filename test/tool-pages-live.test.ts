@@ -54,6 +54,10 @@ describe('the page\'s own look at a body', () => {
     // The cron expression's 200 characters are counted by the service in graphemes: 201 "é" written e + U+0301 are 201 of them, but 402 UTF-16 units.
     assert.deepEqual(checkValue({ type: 'string', maxLength: 200 }, 'e\u0301'.repeat(150)), []);
     assert.deepEqual(checkValue({ type: 'string', maxLength: 3 }, 'abcd'), [{ path: '', message: 'must not have more than 3 characters' }]);
+    // Fewer code points than the minimum is refused, a surrogate pair counting one.
+    assert.deepEqual(checkValue({ type: 'string', minLength: 2 }, '\u{1F600}'), [{ path: '', message: 'must not have fewer than 2 characters' }]);
+    assert.deepEqual(checkValue({ type: 'string', minLength: 2 }, '\u{1F600}a'), []);
+    assert.deepEqual(checkValue({ type: 'string', minLength: 2 }, '\ud800a'), []);
     // A pattern this browser cannot compile is the service's to judge.
     assert.deepEqual(checkValue({ type: 'string', pattern: '(?<' }, 'x'), []);
   });

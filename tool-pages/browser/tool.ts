@@ -46,8 +46,9 @@ export interface ToolData {
 
 /** Longer inputs stay out of the address (a dropped file): too long to share as a link. */
 const MAX_ADDRESS_INPUT = 8000;
-/** How many answers a page keeps, by input, so that typing back to an earlier input asks nothing. */
+/** How many answers a page keeps, by input, so that typing back to an earlier input asks nothing; larger inputs (a dropped file) are not kept. */
 const KEPT_ANSWERS = 32;
+const MAX_KEPT_INPUT = 100_000;
 /** How long a clock-reading operation's answer may be reused. */
 const CLOCK_REUSE_MS = 60_000;
 
@@ -105,6 +106,7 @@ export function toolPage(holder: HTMLElement, tool: ToolData): void {
     return kept.get(text);
   };
   const keep = (text: string, outcome: Outcome): void => {
+    if (text.length > MAX_KEPT_INPUT) return;
     kept.delete(text);
     kept.set(text, outcome);
     if (kept.size > KEPT_ANSWERS) kept.delete(kept.keys().next().value!);

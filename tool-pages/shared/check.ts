@@ -14,7 +14,24 @@ export interface CheckProblem {
 }
 
 /** True when the service and the page count `text` alike: only characters below U+0300 (no combining marks, surrogate pairs or joiners). */
-const countedAlike = (text: string): boolean => [...text].every((character) => character.charCodeAt(0) < 0x300);
+function countedAlike(text: string): boolean {
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) >= 0x300) return false;
+  return true;
+}
+
+/** True when `text` has fewer than `count` code points, counted only as far as needed (a pasted megabyte is not spread). */
+function fewerCodePoints(text: string, count: number): boolean {
+  if (text.length >= 2 * count) return false;
+  let seen = 0;
+  for (let index = 0; index < text.length; index++) {
+    // A high surrogate followed by a low one is one code point.
+    const code = text.charCodeAt(index);
+    const next = text.charCodeAt(index + 1);
+    if (code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) index++;
+    if (++seen >= count) return false;
+  }
+  return true;
+}
 
 const typeFits = (schema: Schema, value: Json): boolean => {
   const types = schema.type === undefined ? undefined : [schema.type].flat();
@@ -24,9 +41,8 @@ const typeFits = (schema: Schema, value: Json): boolean => {
 };
 
 function checkString(schema: Schema, value: string, path: string, found: CheckProblem[]): void {
-  const codePoints = [...value].length;
   // Fewer code points than the minimum is fewer of anything the service counts.
-  if (schema.minLength !== undefined && codePoints < schema.minLength) found.push({ path, message: `must not have fewer than ${schema.minLength} characters` });
+  if (schema.minLength !== undefined && fewerCodePoints(value, schema.minLength)) found.push({ path, message: `must not have fewer than ${schema.minLength} characters` });
   if (schema.maxLength !== undefined && countedAlike(value) && value.length > schema.maxLength) found.push({ path, message: `must not have more than ${schema.maxLength} characters` });
   if (schema.pattern !== undefined) {
     let pattern: RegExp | undefined;
