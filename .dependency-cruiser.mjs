@@ -1,7 +1,8 @@
 // The layer rule (docs/decisions.md, "Layers"): arrows point one way,
-//   front doors → kernel → plugin-sdk ← plugins,
-// with service/ (the composition root) wiring kernel and front doors, and cli/ (the process's entry)
-// starting the service or the stdio door. `npm test` runs this over the real tree
+//   front doors (kernel/http, mcp, tool-pages, cli, recipes) → the host (kernel/host) → plugin-sdk ← plugins,
+// with service/ (the composition root) wiring host and front doors, and cli/ (the process's entry)
+// starting the service or the stdio door. The host knows no transport; every door enters it through
+// kernel/host/index.ts, and a door built on the HTTP door (MCP at /mcp) enters that through kernel/http/index.ts. `npm test` runs this over the real tree
 // (scripts/check-layers.mjs); test/layers.test.ts runs it over test/fixtures/layers/ to show that
 // each rule fails on a new arrow back. Paths are relative to the folder depcruise runs in.
 // Colocated tests (`kernel/x.test.ts`) obey their folder's rules; only test/ may import anything.
@@ -11,6 +12,8 @@ const HOST_ENGINE_MODULES = '^(node:)?(worker_threads|v8|vm)$';
 // Built-in plugins, and the example of a third-party one (examples/<name>/ is one plugin each).
 const PLUGIN = '^(plugins|examples)/';
 const KOA = '(^|node_modules/)(koa|koa-[^/]+|@koa/[^/]+)(/|$)';
+// Everything that speaks a transport: the HTTP door, Koa, Node's servers and sockets.
+const TRANSPORT = `^kernel/http/|${KOA}|^(node:)?(http|https|http2|net|tls)$`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
@@ -28,6 +31,27 @@ export default {
       severity: 'error',
       from: { path: '^kernel/' },
       to: { path: '^(mcp|tool-pages|cli|recipes|service)/' },
+    },
+    {
+      name: 'host-knows-no-transport',
+      comment: 'kernel/host/ runs operations for every door: it imports no door, no Koa, no HTTP server; refusals are the SDK\'s typed errors, which each door maps.',
+      severity: 'error',
+      from: { path: '^kernel/host/' },
+      to: { path: TRANSPORT },
+    },
+    {
+      name: 'doors-enter-the-host-through-its-entry',
+      comment: 'A door (the HTTP door, MCP, the pages, the CLI, recipes) and the composition root use the host through kernel/host/index.ts only.',
+      severity: 'error',
+      from: { path: '^(kernel/http|mcp|tool-pages|cli|recipes|service)/' },
+      to: { path: '^kernel/host/', pathNot: '^kernel/host/index\\.ts$' },
+    },
+    {
+      name: 'doors-enter-the-http-door-through-its-entry',
+      comment: 'What builds on the HTTP door (MCP at /mcp, the composition root, the CLI\'s openapi) uses it through kernel/http/index.ts only.',
+      severity: 'error',
+      from: { path: '^(mcp|tool-pages|cli|recipes|service)/' },
+      to: { path: '^kernel/http/', pathNot: '^kernel/http/index\\.ts$' },
     },
     {
       name: 'only-tests-import-a-plugin',

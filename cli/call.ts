@@ -8,12 +8,7 @@
  * many clients (body and answer caps, byte budgets, rate limits) does not apply to one local caller.
  */
 import { isToolshedError } from '@toolshed/plugin-sdk';
-import type { Config } from '../kernel/config.js';
-import type { OperationInfo } from '../kernel/executor.js';
-import { errorObject } from '../kernel/http-error.js';
-import { createLogger, describeFailure } from '../kernel/logger.js';
-import type { Registry } from '../kernel/registry.js';
-import { groupOf, nearestPath } from '../kernel/route-hint.js';
+import { answerText, type Config, createLogger, describeFailure, errorObject, groupOfName, nearestOperation, type OperationInfo, type Registry } from '../kernel/host/index.js';
 import { EXIT, UsageError, write, type CliIo } from './command.js';
 import { loadRegistry, openServiceHost, servedOperations, withConfigFile } from './load.js';
 
@@ -38,14 +33,13 @@ export function errorAnswer(error: unknown, operationId: string): CallAnswer {
  * recipes included), or a usage error naming the nearest.
  */
 export function findOperation(registry: Registry, served: readonly string[], target: string): string {
-  const path = `/v1/${target}`;
   if (served.includes(target)) return target;
-  const group = groupOf(path);
+  const group = groupOfName(target);
   if (group !== undefined && registry.disabledGroups.includes(group)) {
     throw new UsageError(`The group ${group} exists but is switched off in this configuration (plugins.enabled, plugins.disabled). "toolshed openapi" lists the operations this configuration serves.`);
   }
-  const nearest = nearestPath(path, served.map((name) => `/v1/${name}`).sort());
-  const hint = nearest === undefined ? '' : ` Did you mean ${nearest.slice('/v1/'.length)}?`;
+  const nearest = nearestOperation(target, [...served].sort());
+  const hint = nearest === undefined ? '' : ` Did you mean ${nearest}?`;
   throw new UsageError(`There is no operation "${target}".${hint} "toolshed openapi" lists every operation.`);
 }
 
@@ -59,7 +53,7 @@ export async function runOperation(registry: Registry, target: string, body: Buf
   const host = await openServiceHost(config, registry, createLogger('silent'));
   const id: OperationInfo['id'] = target.replace('/', '.');
   try {
-    return { status: 200, json: (await host.executor.run({ operation: target, body: { bytes: body } })).json };
+    return { status: 200, json: answerText(await host.executor.run({ operation: target, bytes: body })) };
   } catch (error) {
     return errorAnswer(error, id);
   } finally {

@@ -1,7 +1,5 @@
 /** `toolshed config check` and `config print`: the configuration as the service would run with it. */
-import { stringify } from '../kernel/vendor/yaml.js';
-import { ConfigError, coreSections, type Config } from '../kernel/config.js';
-import type { Registry } from '../kernel/registry.js';
+import { type Config, ConfigError, coreSections, type Registry, stringifyYaml } from '../kernel/host/index.js';
 import { write, EXIT, type CliIo } from './command.js';
 import { inspectConfig, loadRegistry, withConfigFile } from './load.js';
 
@@ -24,7 +22,7 @@ export async function checkConfig(file: string | undefined, io: CliIo): Promise<
 /** Prints the merged configuration as YAML, with every default filled and secrets masked. */
 export async function printConfig(file: string | undefined, io: CliIo): Promise<number> {
   const { config, registry } = await loadRegistry(withConfigFile(io.env, file));
-  await write(io.stdout, stringify(masked(withPluginDefaults(config, registry))));
+  await write(io.stdout, stringifyYaml(masked(withPluginDefaults(config, registry))));
   return EXIT.ok;
 }
 

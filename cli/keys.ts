@@ -1,5 +1,5 @@
 /** `toolshed keys new <name>` (and `npm run keygen`): a new API key and the entry to configure. */
-import { digestApiKey, generateApiKey } from '../kernel/api-keys.js';
+import { digestApiKey, generateApiKey } from '../kernel/http/index.js';
 import { UsageError } from './command.js';
 
 /** What auth.apiKeys accepts as a key's name (the configuration schema's pattern). */

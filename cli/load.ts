@@ -1,21 +1,31 @@
 /**
  * Loading what the service would serve, for the commands that do not listen. The check itself is
- * the kernel's (kernel/inspect-config.ts), shared with `serve`, so `config check` names exactly the
+ * the kernel's (kernel/host/inspect-config.ts), shared with `serve`, so `config check` names exactly the
  * problems `serve` would refuse to start with.
  */
-import { composeExecutor } from '../kernel/composite.js';
-import { checkCoreConfig, ConfigError, defaultsFile, readConfig, type Config } from '../kernel/config.js';
-import type { OperationInfo } from '../kernel/executor.js';
-import { openHost, type Host } from '../kernel/host.js';
-import { inspectConfig as inspectKernelConfig, loadForServing, type Inspection } from '../kernel/inspect-config.js';
-import { discoverPlugins, type LoadedPlugin } from '../kernel/discover.js';
-import { createLogger, type Logger } from '../kernel/logger.js';
-import { builtinPluginDir } from '../kernel/server.js';
-import type { Registry } from '../kernel/registry.js';
-import { EventLoopWatchdog } from '../kernel/watchdog.js';
+import {
+  builtinPluginDir,
+  checkCoreConfig,
+  type Config,
+  ConfigError,
+  createLogger,
+  defaultsFile,
+  discoverPlugins,
+  type Host,
+  inspectConfig as inspectKernelConfig,
+  type Inspection,
+  listingExecutor,
+  type LoadedPlugin,
+  loadForServing,
+  type Logger,
+  openHost,
+  type OperationInfo,
+  readConfig,
+  type Registry,
+} from '../kernel/host/index.js';
 import { extensions } from '../service/extensions.js';
 
-export type { Inspection } from '../kernel/inspect-config.js';
+export type { Inspection } from '../kernel/host/index.js';
 
 /** Everything that would stop the service from starting for `env`, the front doors' sections (saved recipes) included. */
 export function inspectConfig(env: NodeJS.ProcessEnv, builtinDir?: string, extra: readonly string[] = []): Promise<Inspection> {
@@ -29,8 +39,7 @@ export function openServiceHost(config: Config, registry: Registry, logger: Logg
 
 /** Every operation the service would serve (plugins' and composites'), in its order, without opening a host. */
 export function servedOperations(config: Config, registry: Registry): readonly OperationInfo[] {
-  const logger = createLogger('silent');
-  return composeExecutor({ registry, config, logger, watchdog: new EventLoopWatchdog(config.watchdog.blockedMs, logger), extensions }).operations();
+  return listingExecutor(config, registry, createLogger('silent'), extensions).operations();
 }
 
 /** `env` with `file` in TOOLSHED_CONFIG when one is given (an argument beats the variable). */

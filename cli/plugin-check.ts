@@ -1,7 +1,7 @@
 /**
  * `toolshed plugin check <folder or package>`: loads the plugin as the kernel loads it
- * (kernel/discover.ts), then runs the very check `serve` runs before it starts
- * (kernel/inspect-config.ts: every plugin loads, no group is taken twice or built in, plugin
+ * (kernel/host/discover.ts), then runs the very check `serve` runs before it starts
+ * (kernel/host/inspect-config.ts: every plugin loads, no group is taken twice or built in, plugin
  * sections, patterns) with the plugin beside the built-in and configured ones, as `plugin dev`
  * serves it. Then it starts the real service with just that plugin (service/testing.ts) and sends
  * each operation's examples over HTTP, so every example takes a request's whole path: validation,
@@ -12,9 +12,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { OperationExample } from '@toolshed/plugin-sdk';
-import { ConfigError } from '../kernel/config.js';
-import { loadPlugin } from '../kernel/discover.js';
-import { builtinPluginDir } from '../kernel/server.js';
+import { builtinPluginDir, ConfigError, loadPlugin } from '../kernel/host/index.js';
 import { startKernel } from '../service/testing.js';
 import { EXIT, write, type CliIo } from './command.js';
 import { inspectConfig, withConfigFile } from './load.js';
@@ -74,7 +72,7 @@ function failureOf(logs: readonly string[]): string | undefined {
  */
 export async function checkPluginCommand(argument: string, io: CliIo, configFile?: string): Promise<number> {
   // Stacks of a failing handler point at the plugin's TypeScript when it ships source maps (the
-  // pool's workers turn them on themselves, kernel/offload.ts).
+  // pool's workers turn them on themselves, kernel/host/offload.ts).
   process.setSourceMapsEnabled(true);
   const reference = pluginReference(argument);
   // The plugin on its own first, so a plugin that does not load says why in the loader's words.

@@ -62,7 +62,7 @@ function groupHelp(word: string, list: readonly Command[]): string {
 
 /** `toolshed <package version> (API <contract version>)`. */
 async function versionText(): Promise<string> {
-  const [{ API_VERSION }, packageJson] = await Promise.all([import('../kernel/app.js'), readFile(new URL('../../package.json', import.meta.url), 'utf8')]);
+  const [{ API_VERSION }, packageJson] = await Promise.all([import('../kernel/host/index.js'), readFile(new URL('../../package.json', import.meta.url), 'utf8')]);
   return `toolshed ${(JSON.parse(packageJson) as { version: string }).version} (API ${API_VERSION})\n`;
 }
 

@@ -9,10 +9,8 @@
 import { SUPPORTED_PROTOCOL_VERSIONS, JSONRPCMessageSchema, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isToolshedError } from '@toolshed/plugin-sdk';
-import type { Executor, OperationInfo } from '../kernel/executor.js';
-import type { HttpBodies } from '../kernel/http-body.js';
-import { logFailure, type Logger } from '../kernel/logger.js';
-import { JSON_TYPE, type KernelContext } from '../kernel/types.js';
+import { answerText, type Executor, logFailure, type Logger, type OperationInfo } from '../kernel/host/index.js';
+import { type HttpBodies, JSON_TYPE, type KernelContext } from '../kernel/http/index.js';
 import { callTool, createToolServer, type ReportFailure, type RunTool, type ToolOutcome } from './server.js';
 import { buildToolCatalog, type ToolCatalog } from './tools.js';
 
@@ -112,10 +110,9 @@ export function createMcpHttp(options: McpHttpOptions): (ctx: KernelContext) => 
   const runFor = (ctx: KernelContext): RunTool =>
     async function runTool(operation, args) {
       // For the access log and metrics: a tool call is counted under its operation, as the POST is.
-      ctx.state.route = { ...ctx.state.route!, operationId: operation.id };
-      const signal = bodies.gone(ctx);
-      // A call that costs more than one request (a recipe's steps) is charged against the same limit.
-      return (await executor.run({ operation: operation.name, body: args, signal, requestId: ctx.state.requestId, charge: ctx.state.charge })).json;
+      ctx.state.route = { ...ctx.state.route!, operation };
+      // A call that costs more than one request (a recipe's steps) is charged against the same limit (ctx is the Caller).
+      return answerText(await executor.run({ operation, body: args, caller: ctx, requestId: ctx.state.requestId }));
     };
   const reportFailure = (ctx: KernelContext): ReportFailure => (error, operation) => logFailure(options.logger, ctx.state.requestId, operation.id, error);
   const server = createToolServer(
@@ -159,7 +156,13 @@ export function createMcpHttp(options: McpHttpOptions): (ctx: KernelContext) => 
       return rpcFailure(ctx, 400, INVALID_REQUEST, `Unsupported MCP-Protocol-Version; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
     }
     const bytes = await bodies.read(ctx);
-    const value = parsedBody(ctx, bytes, bodies);
+    let value: unknown;
+    try {
+      value = parsedBody(ctx, bytes, bodies);
+    } finally {
+      // Parsed: its bytes are no longer held.
+      bodies.free(bytes.byteLength);
+    }
     if (value === undefined) return;
     // The hot path: a well-formed tools/call is run here, its answer spliced into the response.
     const call = plainCall(value, catalog);

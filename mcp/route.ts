@@ -3,7 +3,7 @@
  * loaded by the first request to it, not at start-up: its time and memory are then never paid by
  * a service nobody reaches over MCP.
  */
-import type { FrontDoor, KernelContext } from '../kernel/types.js';
+import type { FrontDoor, KernelContext } from '../kernel/http/index.js';
 import type { McpHttpOptions } from './http.js';
 
 /** Where the Streamable HTTP endpoint is served. */

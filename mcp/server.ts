@@ -9,7 +9,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { isToolshedError } from '@toolshed/plugin-sdk';
-import type { OperationInfo } from '../kernel/executor.js';
+import type { OperationInfo } from '../kernel/host/index.js';
 import { DESCRIBE_TOOL, describeCall, describeTool } from './describe.js';
 import { nearestTool, type ToolCatalog } from './tools.js';
 

@@ -10,7 +10,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isToolshedError } from '@toolshed/plugin-sdk';
-import { parseJsonObject } from '../kernel/middleware/body.js';
+import { parseJsonObject } from '../kernel/host/index.js';
 import { IdScanner } from './id-scanner.js';
 
 /** JSON-RPC's codes for a message that is not JSON, and for one that is no valid request. */

@@ -5,10 +5,7 @@
  * protocol: log lines go to stderr.
  */
 import type { Readable, Writable } from 'node:stream';
-import { API_VERSION } from '../kernel/app.js';
-import type { Host } from '../kernel/host.js';
-import { createLogger, flushPeriodically, logFailure, type Logger } from '../kernel/logger.js';
-import { LogDestination } from '../kernel/log-destination.js';
+import { API_VERSION, answerText, createLogger, flushPeriodically, type Host, LogDestination, logFailure, type Logger } from '../kernel/host/index.js';
 import { createToolServer } from './server.js';
 import { LineTransport } from './stdio-transport.js';
 import { buildToolCatalog } from './tools.js';
@@ -21,17 +18,19 @@ export async function serveStdio(host: Host, stdin: Readable, stdout: Writable):
   const { executor, logger } = host;
   // Aborted when the client hangs up: the handlers of calls still running stop.
   const connection = new AbortController();
+  // One local caller: nothing to charge, gone when it hangs up.
+  const caller = { gone: () => connection.signal, charge: () => Promise.resolve() };
   const server = createToolServer(
     buildToolCatalog(executor.operations()),
     API_VERSION,
-    async (operation, args) => (await executor.run({ operation: operation.name, body: args, signal: connection.signal })).json,
+    async (operation, args) => answerText(await executor.run({ operation, body: args, caller })),
     (error, operation) => logFailure(logger, undefined, operation.id, error),
   );
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   // stdio's transport closes only when told to: the end of stdin is the client hanging up.
   stdin.once('end', () => void server.close());
   // A message is at most what the HTTP door takes as a body (10 MiB); a longer line is answered with an error, not the end.
-  await server.connect(new LineTransport(stdin, stdout, executor.bodyLimit));
+  await server.connect(new LineTransport(stdin, stdout, host.bodyLimit));
   logger.info({ tools: executor.operations().length }, 'serving MCP on stdio');
   logger.flush();
   const stopFlushing = flushPeriodically(logger, 1000);

@@ -8,8 +8,7 @@
  * example, refusal codes, output schema, the input schema exactly as the OpenAPI document has it).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { OperationInfo } from '../kernel/executor.js';
-import { nearest } from '../kernel/nearest.js';
+import { nearest, type OperationInfo } from '../kernel/host/index.js';
 import { compactInputSchema } from './compact-schema.js';
 
 /** What a tool is made of: data about one operation, whoever serves it. */

@@ -3,8 +3,8 @@
  * an earlier answer's schema has, with a type the target field takes, every literal value within
  * the step's schema. One 400 names every place (`/steps/1/body/token`).
  */
-import { compileSchema, InputError, type ErrorDetail, type TSchema } from '@toolshed/plugin-sdk';
-import type { Executor, OperationInfo } from './executor.js';
+import { compileSchema, InputError, type ErrorDetail, type SchemaValidator, type TSchema } from '@toolshed/plugin-sdk';
+import type { OperationCatalog, OperationInfo } from './executor.js';
 import { formatPointer, jsonTypes, parsePointer, schemasAt } from './pointer.js';
 import { RecipeRequest } from './schemas.js';
 
@@ -123,9 +123,17 @@ function wiresOf(executorStep: OperationInfo, body: Record<string, unknown>, ind
   return wires;
 }
 
-/** Checks `request` against the executor's operations; throws the SDK's 400 InputError naming every problem. */
-export function checkRecipe(executor: Executor, request: unknown): RecipePlan {
-  const validator = compileSchema(RecipeRequest);
+/** Each schema compiled once: compiling is code generation, far dearer than a check. */
+const validators = new WeakMap<object, SchemaValidator>();
+function validatorOf(schema: TSchema): SchemaValidator {
+  let validator = validators.get(schema);
+  if (validator === undefined) validators.set(schema, (validator = compileSchema(schema)));
+  return validator;
+}
+
+/** Checks `request` against the operations of `executor`; throws the SDK's 400 InputError naming every problem. */
+export function checkRecipe(executor: OperationCatalog, request: unknown): RecipePlan {
+  const validator = validatorOf(RecipeRequest);
   const candidate = validator.withDefaults(structuredClone(request)) as RecipeRequest;
   const shapeProblems = validator.problems(candidate);
   if (shapeProblems.length > 0) throw new InputError('The recipe is not valid', shapeProblems);
@@ -148,7 +156,7 @@ export function checkRecipe(executor: Executor, request: unknown): RecipePlan {
       const problem = wireProblem(plan, index, wire, hasInput);
       if (problem !== undefined) details.push({ path: `/steps/${index}/body${formatPointer(wire.at)}`, message: problem });
     }
-    const schema = compileSchema(operation.requestSchema as TSchema);
+    const schema = validatorOf(operation.requestSchema as TSchema);
     const literal = schema.withDefaults(withStandIns(body, wires, operation.requestSchema));
     const wired = wires.map((wire) => formatPointer(wire.at));
     for (const problem of schema.problems(literal)) {

@@ -7,6 +7,7 @@ import { isToolshedError } from '@toolshed/plugin-sdk';
 import { fakeExecutor, type FakeExecutor } from './fake-executor.js';
 import { identify } from './identify.js';
 import { runRecipe } from './run.js';
+import { answerValue } from './executor.js';
 
 const doc = readFileSync(new URL('../../docs/recipes.md', import.meta.url), 'utf8');
 const blocks = [...doc.matchAll(/^```json (recipe|answer|error|identify|identify-answer)\n([\s\S]*?)^```$/gm)].map((match) => ({ kind: match[1]!, value: JSON.parse(match[2]!) as unknown }));
@@ -31,7 +32,7 @@ describe('docs/recipes.md', () => {
       if (block.kind === 'identify') assert.deepEqual(await identify(executor, block.value), next!.value);
       if (block.kind !== 'recipe') continue;
       if (next!.kind === 'answer') {
-        assert.deepEqual((await runRecipe(executor, block.value)).value(), next!.value);
+        assert.deepEqual(answerValue(await runRecipe(executor, block.value)), next!.value);
         continue;
       }
       const error = await runRecipe(executor, block.value).then(() => undefined, (caught: unknown) => caught);

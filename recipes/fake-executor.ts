@@ -6,8 +6,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { invoke, ToolshedError, type Plugin } from '@toolshed/plugin-sdk';
-import { nearest } from '../kernel/nearest.js';
-import type { Executor, OperationInfo, RunAnswer, RunRequest } from './executor.js';
+import { type Answer, answerOf, type Executor, nearest, type OperationInfo, type RunRequest } from '../kernel/host/index.js';
 
 export interface FakeExecutorOptions {
   /** Plugins beside (or instead of) the built-ins. */
@@ -19,8 +18,8 @@ export interface FakeExecutorOptions {
 }
 
 export interface FakeExecutor extends Executor {
-  /** Every run asked for, in order. */
-  readonly runs: RunRequest[];
+  /** Every run asked for, in order, its operation by name. */
+  readonly runs: (RunRequest & { readonly operation: string })[];
 }
 
 /** Every built-in plugin, from the compiled plugins/ folder. */
@@ -38,7 +37,6 @@ function infoOf(plugin: Plugin, name: string): OperationInfo {
     name: `${plugin.group}/${name}`,
     group: plugin.group,
     operation: name,
-    path: `/v1/${plugin.group}/${name}`,
     summary: data.summary,
     description: data.description,
     requestSchema: data.body,
@@ -57,24 +55,20 @@ export async function fakeExecutor(options: FakeExecutorOptions = {}): Promise<F
   for (const plugin of plugins) for (const name of Object.keys(plugin.operations)) byName.set(`${plugin.group}/${name}`, { plugin, info: infoOf(plugin, name) });
   const infos = [...byName.values()].map((entry) => entry.info);
   const cap = options.answerCapBytes ?? 32 * 1024 * 1024;
-  const runs: RunRequest[] = [];
+  const runs: FakeExecutor['runs'] = [];
   return {
     runs,
     operations: () => infos,
     find: (name) => byName.get(name)?.info,
     nearest: (name) => nearest(name, byName.keys(), 3),
-    async run(request): Promise<RunAnswer> {
-      runs.push(request);
-      const entry = byName.get(request.operation);
-      if (entry === undefined) throw new ToolshedError(404, 'not_found', `No operation ${request.operation}`);
-      const body = request.body as { bytes?: unknown } | null;
-      const value = body !== null && typeof body === 'object' && Buffer.isBuffer(body.bytes) ? JSON.parse(body.bytes.toString('utf8')) : request.body;
-      const answer = await invoke(entry.plugin, entry.info.operation, value, { signal: request.signal });
-      const json = JSON.stringify(answer);
-      const bytes = Buffer.byteLength(json);
-      if (bytes > cap) throw new ToolshedError(422, 'output_too_large', `The answer would be larger than ${cap} bytes`);
-      let parsed: unknown;
-      return { body: json, json, bytes, value: () => (parsed ??= JSON.parse(json)) };
+    async run(request): Promise<Answer> {
+      const name = typeof request.operation === 'string' ? request.operation : request.operation.name;
+      runs.push({ ...request, operation: name });
+      const entry = byName.get(name);
+      if (entry === undefined) throw new ToolshedError(404, 'not_found', `No operation ${name}`);
+      const value = request.bytes === undefined ? request.body : (JSON.parse(Buffer.from(request.bytes).toString('utf8')) as unknown);
+      const answer = await invoke(entry.plugin, entry.info.operation, value, { signal: request.caller?.gone() });
+      return answerOf(JSON.stringify(answer), cap);
     },
   };
 }

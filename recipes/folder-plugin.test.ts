@@ -4,6 +4,7 @@ import type { Plugin } from '@toolshed/plugin-sdk';
 import { fakeExecutor, type FakeExecutor } from './fake-executor.js';
 import { identify } from './identify.js';
 import { runRecipe } from './run.js';
+import { answerValue } from './executor.js';
 
 // "48656C6C6F" (the hex bytes of "Hello") in Morse code, letter by letter.
 const MORSE_HEX_HELLO = '....- ---.. -.... ..... -.... -.-. -.... -.-. -.... ..-.';
@@ -34,8 +35,8 @@ describe('a folder plugin declaring main fields and a recognizer', () => {
   it('joins default wiring, as the first step and after a built-in', async () => {
     const after = await runRecipe(executor, { input: '.... ..', steps: [{ operation: 'morse/decode' }, { operation: 'base64/encode' }] });
     // BASE64("HI") = "SEk=".
-    assert.deepEqual(after.value(), { result: { base64: 'SEk=' } });
+    assert.deepEqual(answerValue(after), { result: { base64: 'SEk=' } });
     const before = await runRecipe(executor, { input: Buffer.from('... --- ...').toString('base64'), steps: [{ operation: 'base64/decode' }, { operation: 'morse/decode' }] });
-    assert.deepEqual(before.value(), { result: { text: 'SOS' } });
+    assert.deepEqual(answerValue(before), { result: { text: 'SOS' } });
   });
 });

@@ -1,10 +1,9 @@
 /**
- * What every recipe operation (kernel/composite.ts) shares: its place under `/v1/recipes/`, its
+ * What every recipe operation (kernel/host/composite.ts) shares: its place under `/v1/recipes/`, its
  * OperationInfo, its deadline, its answer.
  */
 import type { TSchema } from '@toolshed/plugin-sdk';
-import type { Config } from '../kernel/config.js';
-import type { OperationInfo, RunAnswer, RunRequest } from './executor.js';
+import type { CompositeRequest, Config, OperationInfo } from './executor.js';
 
 /** The group every recipe operation is served under; no plugin may take it. */
 export const RECIPES_GROUP = 'recipes';
@@ -12,12 +11,6 @@ export const RECIPES_GROUP = 'recipes';
 export const RECIPES_SECTION = 'recipes';
 
 const groupSummary = 'Chains of operations run on the server in one request, saved recipes, and identify (what is this input?)';
-
-/** A JSON value as an answer, shaped like the executor's. */
-export function answerOf(value: unknown): RunAnswer {
-  const json = JSON.stringify(value);
-  return { body: json, json, bytes: Buffer.byteLength(json), value: () => JSON.parse(json) as unknown };
-}
 
 /** `schema` as a client sees it: plain JSON, a field with a default not required (as the SDK's wire schemas). */
 export function clientSchema(schema: TSchema): TSchema {
@@ -35,7 +28,6 @@ export function recipeInfo(operation: string, parts: Pick<OperationInfo, 'summar
     group: RECIPES_GROUP,
     groupSummary,
     operation,
-    path: `/v1/${RECIPES_GROUP}/${operation}`,
     ...parts,
     errors: {},
     upstream: false,
@@ -45,6 +37,6 @@ export function recipeInfo(operation: string, parts: Pick<OperationInfo, 'summar
 }
 
 /** The recipe's whole time: what one request gets (`operations.deadlineMs`), less when the caller has less. */
-export function recipeDeadline(config: Config, request: RunRequest): number {
+export function recipeDeadline(config: Config, request: CompositeRequest): number {
   return Math.min(config.operations.deadlineMs, request.deadlineMs ?? Number.POSITIVE_INFINITY);
 }

@@ -1,14 +1,12 @@
 /**
- * Recipes and identify as composite operations (kernel/composite.ts): `recipes/run`,
+ * Recipes and identify as composite operations (kernel/host/composite.ts): `recipes/run`,
  * `recipes/identify` and one `recipes/<name>` per saved recipe, made from the plugins' operations
  * when the host opens. Every front door that lists the executor's operations (the /v1 routes, the
  * OpenAPI document and so the tool pages, MCP tools, `toolshed call`) serves them from here.
  */
-import type { CompositeOperation } from '../kernel/composite.js';
-import type { Config } from '../kernel/config.js';
-import type { Executor } from './executor.js';
-import { checkRecipe } from './check.js';
-import { answerOf, clientSchema, recipeDeadline, recipeInfo } from './info.js';
+import { answerOf, type CompositeOperation, type Config, type Executor } from './executor.js';
+import { checkRecipe, type RecipePlan } from './check.js';
+import { clientSchema, recipeDeadline, recipeInfo } from './info.js';
 import { identify } from './identify.js';
 import { runPlan } from './run.js';
 import { savedRecipes } from './saved.js';
@@ -37,10 +35,12 @@ function runOperation(config: Config): CompositeOperation {
         },
       ],
     }),
-    async run(body, request, operations) {
-      const plan = checkRecipe(operations, body);
-      await request.charge?.(plan.steps.length - 1);
-      return runPlan(operations, plan, { signal: request.signal, requestId: request.requestId, deadlineMs: recipeDeadline(config, request) });
+    // Checked before anything runs, on the pool when the body is large (recipes/check-job.ts).
+    check: { here: (body, operations) => checkRecipe(operations, body), module: new URL('./check-job.js', import.meta.url), exportName: 'checkRecipeJob' },
+    async run(checked, request, operations) {
+      const plan = checked as RecipePlan;
+      await request.caller?.charge(plan.steps.length - 1);
+      return runPlan(operations, plan, { caller: request.caller, requestId: request.requestId, deadlineMs: recipeDeadline(config, request), held: request.held });
     },
   };
 }
@@ -77,8 +77,9 @@ function identifyOperation(config: Config): CompositeOperation {
     async run(body, request, operations) {
       // Identify's own work is counted, not timed; the request's deadline still bounds it.
       const deadline = AbortSignal.timeout(recipeDeadline(config, request));
-      const signal = request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
-      return answerOf(await identify(operations, body, { signal, requestId: request.requestId }));
+      const gone = request.caller?.gone();
+      const signal = gone === undefined ? deadline : AbortSignal.any([gone, deadline]);
+      return answerOf(JSON.stringify(await identify(operations, body, { signal, requestId: request.requestId })), Number.POSITIVE_INFINITY);
     },
   };
 }

@@ -3,6 +3,7 @@ import { before, describe, it } from 'node:test';
 import { isToolshedError, type ToolshedError } from '@toolshed/plugin-sdk';
 import { fakeExecutor, type FakeExecutor } from './fake-executor.js';
 import { runRecipe } from './run.js';
+import { answerText, answerValue } from './executor.js';
 
 // A JWT built by hand: header {"alg":"HS256","typ":"JWT"}, payload {"sub":"42","exp":1700000000}.
 const header = Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url');
@@ -33,21 +34,21 @@ describe('running a recipe', () => {
         { operation: 'jwt-decoder/decode', body: { token: { $from: '/steps/1/text' } } },
       ],
     });
-    const { result } = answer.value() as { result: { payload: unknown; header: unknown } };
+    const { result } = answerValue(answer) as { result: { payload: unknown; header: unknown } };
     assert.deepEqual(result.payload, { sub: '42', exp: 1700000000 });
     assert.deepEqual(result.header, { alg: 'HS256', typ: 'JWT' });
-    assert.equal(answer.bytes, Buffer.byteLength(answer.json));
+    assert.equal(answer.bytes, Buffer.byteLength(answerText(answer)));
   });
 
   it('wires each step\'s main input from the previous main output when the body leaves it out', async () => {
     const answer = await runRecipe(executor, { input: wrapped, steps: [{ operation: 'url-encoder/decode' }, { operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }] });
-    assert.deepEqual((answer.value() as { result: { payload: unknown } }).result.payload, { sub: '42', exp: 1700000000 });
+    assert.deepEqual((answerValue(answer) as { result: { payload: unknown } }).result.payload, { sub: '42', exp: 1700000000 });
   });
 
   it('answers every step with keep "all"', async () => {
     // RFC 4648 §10: BASE64("foob") = "Zm9vYg==".
     const answer = await runRecipe(executor, { input: 'foob', keep: 'all', steps: [{ operation: 'base64/encode' }, { operation: 'base64/decode' }] });
-    assert.deepEqual(answer.value(), {
+    assert.deepEqual(answerValue(answer), {
       result: { text: 'foob' },
       steps: [
         { operation: 'base64/encode', answer: { base64: 'Zm9vYg==' } },

@@ -1,40 +1,54 @@
 /**
  * Runs a checked recipe: each step through the executor, in order, under one deadline for the
- * whole recipe; a failing step stops the recipe and answers with its own status and code.
+ * whole recipe; a failing step stops the recipe and answers with its own status and code. Each
+ * step's body is built and serialized once and handed on as bytes. What a recipe holds — every
+ * answer a later step still reads or the recipe keeps, and the body of the step running — is
+ * counted against the answer budget and the recipe's cap (the answer cap); an answer is dropped as
+ * soon as the body of its last reader is built, or at once when nobody reads or keeps it.
  */
 import { InputError, isToolshedError, ToolshedError } from '@toolshed/plugin-sdk';
 import { checkRecipe, type PlannedStep, type RecipePlan } from './check.js';
-import type { Executor, RunAnswer } from './executor.js';
+import { answerOf, answerText, answerValue, type Answer, type Caller, type Executor, type HeldAnswers } from './executor.js';
 import { formatPointer, valueAt } from './pointer.js';
 import { DEFAULT_RECIPE_DEADLINE_MS, MAX_STEP_BODY_BYTES } from './schemas.js';
 
 /** What the front door passes along with a recipe. */
 export interface RecipeRunOptions {
-  /** Aborted when the caller goes away: the running step stops and no later step starts. */
-  readonly signal?: AbortSignal;
+  /** Who asked: when it goes away, the running step stops and no later step starts. */
+  readonly caller?: Caller;
   /** For the executor's log lines (never the body). */
   readonly requestId?: string;
   /** The whole recipe's time in ms (default {@link DEFAULT_RECIPE_DEADLINE_MS}); each step gets what is left. */
   readonly deadlineMs?: number;
   /** The clock, in ms (tests fix it). */
   readonly now?: () => number;
+  /** Where the answers held between steps are counted (the host's ledger for this run); none: not counted. */
+  readonly held?: HeldAnswers;
 }
-
-/** A recipe's answer, shaped like an operation's: its JSON text is built from the steps' own texts. */
-export type RecipeOutcome = RunAnswer;
 
 /** 504 `recipe_timeout`: the recipe's overall deadline passed before step `index` could start. */
 function recipeTimeout(index: number, deadlineMs: number): ToolshedError {
   return new ToolshedError(504, 'recipe_timeout', `The recipe did not finish within its deadline of ${deadlineMs} ms`, [{ path: `/steps/${index}`, message: 'did not start: no time was left' }]);
 }
 
-/** The step's body with every wire filled from `{ input, steps }`. */
-function bodyOf(step: PlannedStep, index: number, context: { input: unknown; steps: RunAnswer[] }): Record<string, unknown> {
+/** One answer as the runner keeps it: parsed when a wire first reads it, and only then. */
+interface Kept {
+  readonly answer: Answer;
+  value?: unknown;
+}
+
+/** The step's body with every wire filled from `{ input, steps }`; its literal part untouched when nothing is wired. */
+function bodyOf(step: PlannedStep, index: number, input: unknown, kept: readonly (Kept | undefined)[]): Readonly<Record<string, unknown>> {
+  if (step.wires.length === 0) return step.body;
   const body = structuredClone(step.body) as Record<string, unknown>;
-  const answers = context.steps;
   for (const wire of step.wires) {
     const [root, position, ...rest] = wire.from;
-    const value = root === 'input' ? valueAt(context.input, [position, ...rest].filter((token) => token !== undefined)) : valueAt(answers[Number(position)]!.value(), rest);
+    let value: unknown;
+    if (root === 'input') value = valueAt(input, [position, ...rest].filter((token) => token !== undefined));
+    else {
+      const source = kept[Number(position)]!;
+      value = valueAt((source.value ??= answerValue(source.answer)), rest);
+    }
     if (value === valueAt.NOTHING) {
       throw new InputError(`Step ${index} (${step.operation.name}) gets no value from ${formatPointer(wire.from)}`, [
         { path: `/steps/${index}/body${formatPointer(wire.at)}`, message: `${formatPointer(wire.from)} has no value at run time` },
@@ -62,49 +76,89 @@ function stepFailure(error: ToolshedError, index: number, step: PlannedStep): To
   return failure;
 }
 
-function outcome(plan: RecipePlan, answers: readonly RunAnswer[]): RecipeOutcome {
-  const last = answers[answers.length - 1]!;
-  const steps = plan.keep === 'all' ? `,"steps":[${answers.map((answer, index) => `{"operation":${JSON.stringify(plan.steps[index]!.operation.name)},"answer":${answer.json}}`).join(',')}]` : '';
-  const json = `{"result":${last.json}${steps}}`;
-  let parsed: unknown;
-  return { body: json, json, bytes: Buffer.byteLength(json), value: () => (parsed ??= JSON.parse(json)) };
+/**
+ * For each step, the last step that reads its answer (itself when none does), or the plan's end
+ * when the answer is kept for the recipe's own answer (the last step's always; every step's with `keep: all`).
+ */
+export function lastReaders(plan: RecipePlan): number[] {
+  const end = plan.steps.length;
+  const last = plan.steps.map((_, index) => (plan.keep === 'all' || index === end - 1 ? end : index));
+  plan.steps.forEach((step, index) => {
+    for (const wire of step.wires) {
+      if (wire.from[0] !== 'steps') continue;
+      const from = Number(wire.from[1]);
+      if (last[from]! < index) last[from] = index;
+    }
+  });
+  return last;
+}
+
+/** Drops every kept answer whose last reader is step `index`. */
+function dropReadBy(index: number, readers: readonly number[], kept: (Kept | undefined)[], held: HeldAnswers | undefined): void {
+  readers.forEach((reader, from) => {
+    const entry = kept[from];
+    if (reader !== index || entry === undefined) return;
+    held?.drop(entry.answer);
+    kept[from] = undefined;
+  });
+}
+
+function outcome(plan: RecipePlan, answers: readonly Answer[]): Answer {
+  const last = answerText(answers[answers.length - 1]!);
+  const steps = plan.keep === 'all' ? `,"steps":[${answers.map((answer, index) => `{"operation":${JSON.stringify(plan.steps[index]!.operation.name)},"answer":${answerText(answer)}}`).join(',')}]` : '';
+  return answerOf(`{"result":${last}${steps}}`, Number.POSITIVE_INFINITY);
 }
 
 /** Runs an already checked plan (identify runs its own recipes this way). */
-export async function runPlan(executor: Executor, plan: RecipePlan, options: RecipeRunOptions = {}): Promise<RecipeOutcome> {
+export async function runPlan(executor: Executor, plan: RecipePlan, options: RecipeRunOptions = {}): Promise<Answer> {
   return outcome(plan, await runSteps(executor, plan, options));
 }
 
-/** Runs an already checked plan and answers every step's answer, in order (a saved recipe answers the last). */
-export async function runSteps(executor: Executor, plan: RecipePlan, options: RecipeRunOptions = {}): Promise<RunAnswer[]> {
+/**
+ * Runs an already checked plan and answers the answers the recipe keeps, in step order: the last
+ * step's, and with `keep: all` every step's (a saved recipe answers the last).
+ */
+export async function runSteps(executor: Executor, plan: RecipePlan, options: RecipeRunOptions = {}): Promise<Answer[]> {
   const now = options.now ?? Date.now;
   const deadlineMs = options.deadlineMs ?? DEFAULT_RECIPE_DEADLINE_MS;
   const deadline = now() + deadlineMs;
-  const answers: RunAnswer[] = [];
+  const readers = lastReaders(plan);
+  const kept: (Kept | undefined)[] = [];
+  const signal = options.caller?.gone();
   for (const [index, step] of plan.steps.entries()) {
     const remaining = deadline - now();
-    if (remaining <= 0 || options.signal?.aborted === true) throw recipeTimeout(index, deadlineMs);
-    const body = bodyOf(step, index, { input: plan.input, steps: answers });
-    const bytes = Buffer.byteLength(JSON.stringify(body));
-    if (bytes > MAX_STEP_BODY_BYTES) {
-      throw new ToolshedError(413, 'payload_too_large', `Step ${index} (${step.operation.name}) would get a body of ${bytes} bytes, over the ${MAX_STEP_BODY_BYTES}-byte cap`, [
+    if (remaining <= 0 || signal?.aborted === true) throw recipeTimeout(index, deadlineMs);
+    const bytes = Buffer.from(JSON.stringify(bodyOf(step, index, plan.input, kept)));
+    if (bytes.byteLength > MAX_STEP_BODY_BYTES) {
+      throw new ToolshedError(413, 'payload_too_large', `Step ${index} (${step.operation.name}) would get a body of ${bytes.byteLength} bytes, over the ${MAX_STEP_BODY_BYTES}-byte cap`, [
         { path: `/steps/${index}`, message: `its body is larger than ${MAX_STEP_BODY_BYTES} bytes` },
       ]);
     }
+    // What earlier answers this step read is in its body now: those it read last go before it runs.
+    dropReadBy(index, readers, kept, options.held);
+    // The body is held while the step runs, like an answer.
+    const body: Answer = { body: bytes, bytes: bytes.byteLength };
+    let answer: Answer;
     try {
-      answers.push(await executor.run({ operation: step.operation.name, body, signal: options.signal, requestId: options.requestId, deadlineMs: remaining }));
+      options.held?.hold(body);
+      answer = await executor.run({ operation: step.operation, bytes, caller: options.caller, requestId: options.requestId, deadlineMs: remaining });
+      options.held?.drop(body);
+      options.held?.hold(answer);
     } catch (error) {
       if (isToolshedError(error)) throw stepFailure(error, index, step);
       throw error;
     }
+    kept.push({ answer });
+    // Nobody reads it and nobody keeps it: it goes at once.
+    if (readers[index] === index) dropReadBy(index, readers, kept, options.held);
   }
-  return answers;
+  return kept.filter((entry): entry is Kept => entry !== undefined).map((entry) => entry.answer);
 }
 
 /**
  * Checks `body` (a recipe request as parsed JSON) and runs it. Rejects with the SDK's ToolshedError:
  * 400 for a recipe that does not fit its operations, else the failing step's own status and code.
  */
-export async function runRecipe(executor: Executor, body: unknown, options: RecipeRunOptions = {}): Promise<RecipeOutcome> {
+export async function runRecipe(executor: Executor, body: unknown, options: RecipeRunOptions = {}): Promise<Answer> {
   return runPlan(executor, checkRecipe(executor, body), options);
 }

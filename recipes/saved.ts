@@ -4,8 +4,7 @@
  * host opens, as a plugin is when it loads: a broken one stops the start, naming it.
  */
 import { compileSchema, InputError, isToolshedError, Type, type ErrorDetail, type TSchema } from '@toolshed/plugin-sdk';
-import type { CompositeOperation } from '../kernel/composite.js';
-import { ConfigError, withSuggestions, type Config } from '../kernel/config.js';
+import { ConfigError, withSuggestions, type CompositeOperation, type Config } from './executor.js';
 import { checkRecipe, type RecipePlan } from './check.js';
 import type { Executor } from './executor.js';
 import { recipeDeadline, recipeInfo, RECIPES_SECTION } from './info.js';
@@ -53,8 +52,8 @@ function savedOperation(name: string, saved: SavedRecipe, plan: RecipePlan, conf
     async run(body, request, operations) {
       const problems = validator.problems(body);
       if (problems.length > 0) throw new InputError('The request is not valid', problems);
-      await request.charge?.(plan.steps.length - 1);
-      const answers = await runSteps(operations, { ...plan, input: (body as { input: unknown }).input }, { signal: request.signal, requestId: request.requestId, deadlineMs: recipeDeadline(config, request) });
+      await request.caller?.charge(plan.steps.length - 1);
+      const answers = await runSteps(operations, { ...plan, input: (body as { input: unknown }).input }, { caller: request.caller, requestId: request.requestId, deadlineMs: recipeDeadline(config, request), held: request.held });
       return answers[answers.length - 1]!;
     },
   };

@@ -17,7 +17,7 @@ const bundles = [
   // The SDK's own script (prepack) bundles only the SDK's modules: a packed SDK has no kernel.
   ...(process.argv.includes('--sdk-only')
     ? []
-    : ['koa', 'yaml', 'fast-glob'].map((name) => ({ entry: `${root}kernel/vendor/${name}.ts`, outfile: `${root}dist/kernel/vendor/${name}.js`, commonjs: true }))),
+    : ['koa', 'yaml', 'fast-glob'].map((name) => ({ entry: `${root}kernel/${name === 'koa' ? 'http' : 'host'}/vendor/${name}.ts`, outfile: `${root}dist/kernel/${name === 'koa' ? 'http' : 'host'}/vendor/${name}.js`, commonjs: true }))),
 ];
 // Each bundle replaces its file in one rename: the SDK's prepack runs this while other test files
 // (which run side by side) import the SDK, and a file written in place can be read half-written.

@@ -3,8 +3,7 @@
  * no front door; here each is made from what the host gives it (the executor, the HTTP bodies, the
  * OpenAPI document) and handed to the HTTP service as a list. Arrows point from here inward only.
  */
-import { startService, type DoorKit, type RunningService, type StartOptions } from '../kernel/server.js';
-import type { FrontDoor } from '../kernel/types.js';
+import { type DoorKit, type FrontDoor, type RunningService, type StartOptions, startService } from '../kernel/http/index.js';
 import { mcpDoor } from '../mcp/route.js';
 import { toolPages } from '../tool-pages/serve.js';
 import { extensions } from './extensions.js';

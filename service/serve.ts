@@ -2,8 +2,7 @@
  * Serving: read config → start the service → log → stop gracefully on SIGTERM/SIGINT. Shared by
  * `npm start` (service/main.ts) and `toolshed serve` (cli/).
  */
-import { loadForServing } from '../kernel/inspect-config.js';
-import { createLogger, describeFailure, flushPeriodically } from '../kernel/logger.js';
+import { createLogger, describeFailure, flushPeriodically, loadForServing } from '../kernel/host/index.js';
 import { startToolshed } from './compose.js';
 import { extensions } from './extensions.js';
 
@@ -30,7 +29,7 @@ async function startServing(env: NodeJS.ProcessEnv, extra: readonly string[]): P
   // Before any plugin is imported (only modules loaded after this are mapped): a plugin that ships
   // source maps has its stacks in the log name its TypeScript lines, as under `plugin dev`. A
   // documented runtime switch, not engine tuning (docs/decisions.md); the pool's workers turn it
-  // on for themselves (kernel/offload.ts).
+  // on for themselves (kernel/host/offload.ts).
   process.setSourceMapsEnabled(true);
   // The same check as `toolshed config check`: every problem at once, or none.
   const { config, plugins: inspected } = await loadForServing(env, undefined, extra, extensions);

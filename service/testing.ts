@@ -6,10 +6,8 @@
  */
 import { Writable } from 'node:stream';
 import type { KernelFixture, KernelFixtureOptions } from '@toolshed/plugin-sdk';
-import { checkCoreConfig, ConfigError, coreSections, defaultsFile, mergeConfig, readConfig, type Config } from '../kernel/config.js';
-import { runInWorker } from '../kernel/handler-context.js';
-import { createLogger } from '../kernel/logger.js';
-import { builtinPluginDir } from '../kernel/server.js';
+import type { RunInWorker } from '@toolshed/plugin-sdk';
+import { builtinPluginDir, checkCoreConfig, type Config, ConfigError, coreSections, createLogger, defaultsFile, mergeConfig, readConfig, WorkerPool } from '../kernel/host/index.js';
 import { startToolshed } from './compose.js';
 
 /**
@@ -46,5 +44,11 @@ export async function startKernel(options: KernelFixtureOptions): Promise<Kernel
   return { url: service.url, logs: () => [...lines], stop: () => service.stop() };
 }
 
-/** The host's worker threads, for the SDK's `invoke()` (its handlers' `context.runInWorker`). */
-export { runInWorker };
+let pool: WorkerPool | undefined;
+
+/**
+ * Worker threads like the host's, for the SDK's `invoke()` (its handlers' `context.runInWorker`):
+ * one pool for the test process, sized as `workers.*` defaults, made on first use.
+ */
+export const runInWorker: RunInWorker = (module, exportName, args, options) =>
+  (pool ??= new WorkerPool({ workers: 2, memoryMb: 256, maxQueue: 256, idleMs: 1000 })).run(module, exportName, args, options);

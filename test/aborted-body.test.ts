@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { readBytes } from '../kernel/middleware/body.js';
+import { readBytes } from '../kernel/http/middleware/body.js';
 
 describe('a request body whose client has left', () => {
   it('is refused at once as aborted, not read forever', async () => {

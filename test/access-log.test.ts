@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import { accessLine, accessLogger, type AccessEntry } from '../kernel/access-log.js';
+import { accessLine, accessLogger, type AccessEntry } from '../kernel/http/access-log.js';
 import { send } from './support/http.js';
 import { startTestService } from './support/service.js';
 

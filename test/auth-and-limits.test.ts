@@ -1,7 +1,7 @@
 // Authentication (401) and rate limiting (429) over real HTTP.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { digestApiKey, generateApiKey, KEY_PREFIX } from '../kernel/api-keys.js';
+import { digestApiKey, generateApiKey, KEY_PREFIX } from '../kernel/http/api-keys.js';
 import { send } from './support/http.js';
 import { serviceStarter } from './support/service.js';
 

@@ -5,9 +5,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { workerPool } from '../kernel/pool/process-pool.js';
-import { type WorkerPoolStats } from '../kernel/pool/worker-pool.js';
-import { ByteBudget } from '../kernel/byte-budget.js';
+import { type WorkerPoolStats } from '../kernel/host/pool/worker-pool.js';
+import { ByteBudget } from '../kernel/host/byte-budget.js';
 import { send, type Answer } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';
 
@@ -22,10 +21,10 @@ before(async () => {
 after(() => rm(folder, { recursive: true, force: true }));
 
 /** Resolves once the pool's numbers satisfy `ready` (a guard of 20 s only against a hang). */
-async function poolReaches(ready: (stats: WorkerPoolStats) => boolean): Promise<void> {
+async function poolReaches(service: TestService, ready: (stats: WorkerPoolStats) => boolean): Promise<void> {
   const giveUp = Date.now() + 20_000;
-  while (!ready(workerPool().stats())) {
-    assert.ok(Date.now() < giveUp, `the pool never got there: ${JSON.stringify(workerPool().stats())}`);
+  while (!ready(service.host.poolStats())) {
+    assert.ok(Date.now() < giveUp, `the pool never got there: ${JSON.stringify(service.host.poolStats())}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -72,7 +71,7 @@ describe('the bulk lane of the worker pool', () => {
   it('refuses the third whole request while one runs and one waits, and shows its numbers in /metrics', async () => {
     const release = path.join(folder, 'release-lane');
     const admitted = [send(service.url, hold, { body: { text: release } }), send(service.url, hold, { body: { text: release } })];
-    await poolReaches((stats) => stats.bulkRunning === 1 && stats.bulkQueued === 1);
+    await poolReaches(service, (stats) => stats.bulkRunning === 1 && stats.bulkQueued === 1);
     const refused = await Promise.all([send(service.url, hold, { body: { text: release } }), send(service.url, hold, { body: { text: release } })]);
     for (const answer of refused) {
       assert.equal(answer.status, 503);
@@ -124,14 +123,14 @@ describe('workers.requestBudgetMs', () => {
     const first = send(service.url, hold, { body: { text: release } });
     // Never released: the second runs until its budget ends.
     const second: Promise<Answer> = send(service.url, hold, { body: { text: path.join(folder, 'never') } });
-    await poolReaches((stats) => stats.bulkRunning === 1 && stats.bulkQueued === 1);
+    await poolReaches(service, (stats) => stats.bulkRunning === 1 && stats.bulkQueued === 1);
     // The second has now waited in the queue for more than half its budget (3 s), and has 2.5 s
     // left: it starts once the first ends, and is cut before it has run half its budget.
     await new Promise((resolve) => setTimeout(resolve, budgetMs / 2 + 500));
     await writeFile(release, '');
     assert.equal((await first).status, 200);
-    await poolReaches((stats) => stats.bulkQueued === 0);
-    assert.equal(workerPool().stats().bulkRunning, 1, 'the second left the queue and runs');
+    await poolReaches(service, (stats) => stats.bulkQueued === 0);
+    assert.equal(service.host.poolStats().bulkRunning, 1, 'the second left the queue and runs');
     const answer = await second;
     assert.equal(answer.status, 503);
     assert.equal(errorOf(answer.json).code, 'server_busy');

@@ -1,7 +1,7 @@
 // The identity anonymous clients are rate-limited under: IPv4 per address, IPv6 per /64.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clientKey } from '../kernel/rate-limit/client-key.js';
+import { clientKey } from '../kernel/http/rate-limit/client-key.js';
 
 describe('clientKey', () => {
   it('keeps an IPv4 address as it is', () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { COMPRESS_THRESHOLD_BYTES } from '../kernel/middleware/compress.js';
+import { COMPRESS_THRESHOLD_BYTES } from '../kernel/http/middleware/compress.js';
 import { send } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';
 

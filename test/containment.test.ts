@@ -7,9 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { workerPool } from '../kernel/pool/process-pool.js';
-import { defaultsFile, readConfig, validateCoreConfig } from '../kernel/config.js';
-import { builtinPluginDir } from '../kernel/server.js';
+import { defaultsFile, readConfig, validateCoreConfig } from '../kernel/host/config.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { send, type Answer } from './support/http.js';
 import { run } from './support/packages.js';
 import { fixtures, startTestService, type TestService } from './support/service.js';
@@ -69,9 +68,9 @@ describe('third-party plugins beside the built-ins, with default settings but a 
 
   it('runs a third-party plugin\'s small request in its own workers, not on the built-ins\' pool', async () => {
     const own = (): number => service.host.pluginWorkers.stats().get('never-settles')?.completed ?? 0;
-    const [completed, shared] = [own(), workerPool().stats().completed];
+    const [completed, shared] = [own(), service.host.poolStats().completed];
     assert.deepEqual((await send(service.url, '/v1/never-settles/wait', { body: { now: true } })).json, {});
-    assert.deepEqual([own(), workerPool().stats().completed], [completed + 1, shared]);
+    assert.deepEqual([own(), service.host.poolStats().completed], [completed + 1, shared]);
   });
 });
 
@@ -93,12 +92,12 @@ describe('a plugin the operator trusts', { timeout: 120_000 }, () => {
   after(() => service.stop());
 
   it('runs on the main thread, where a never-settling handler still gets 504 at its group\'s deadline', async () => {
-    const completed = workerPool().stats().completed;
+    const completed = service.host.poolStats().completed;
     const aborted = (globalThis as { neverSettlesAborted?: number }).neverSettlesAborted ?? 0;
     const answer = await send(service.url, '/v1/never-settles/wait', { body: {}, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'main-never' } });
     assert.deepEqual([answer.status, errorCode(answer)], [504, 'operation_timeout']);
     assert.equal((globalThis as { neverSettlesAborted?: number }).neverSettlesAborted, aborted + 1, 'the handler\'s signal fired at the deadline');
-    assert.equal(workerPool().stats().completed, completed, 'nothing ran on the pool');
+    assert.equal(service.host.poolStats().completed, completed, 'nothing ran on the pool');
     const [line] = linesOf(service, 'operation deadline passed');
     assert.deepEqual([line?.operation, line?.requestId, line?.deadlineMs], ['never-settles.wait', 'main-never', 300]);
   });

@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
 import ts from 'typescript';
 import { parse as parseYaml } from 'yaml';
-import { loadConfig, type Config } from '../kernel/config.js';
-import { BODY_LIMIT } from '../kernel/middleware/body.js';
+import { loadConfig, type Config } from '../kernel/host/config.js';
+import { BODY_LIMIT } from '../kernel/host/json-body.js';
 import { memoryBudgetBytes, sizeBytes } from './support/memory-budget.js';
 import { startTestService, type TestService } from './support/service.js';
 import { unitSettings } from './support/unit-file.js';
@@ -354,7 +354,7 @@ describe('the runtime image installs every package the service imports', () => {
     const workspaces = manifest.workspaces.map((folder) => (JSON.parse(read(`${folder}/package.json`)) as { name: string }).name);
     const imported = await importedPackages(['dist/kernel/**/*.js', 'dist/service/**/*.js', 'dist/cli/**/*.js', 'dist/mcp/**/*.js', 'dist/recipes/**/*.js', 'dist/tool-pages/**/*.js', 'dist/plugins/**/*.js'], 100);
     for (const expected of ['koa-compress', 'prom-client', 'ioredis', '@modelcontextprotocol/sdk', '@toolshed/plugin-sdk']) assert.ok(imported.has(expected), `the walk sees ${expected}`);
-    // Koa and fast-glob are bundled into dist/kernel/vendor/ (scripts/bundle-dependencies.mjs); yaml
+    // Koa and fast-glob are bundled into dist/kernel/*/vendor/ (scripts/bundle-dependencies.mjs); yaml
     // too, but data-converter's own modules import it as well.
     for (const bundled of ['koa', 'fast-glob']) assert.ok(!imported.has(bundled), `the build bundled ${bundled}`);
     for (const [name, file] of imported) {
@@ -379,7 +379,7 @@ describe('the runtime image installs every package the service imports', () => {
   });
 
   it('the dependency bundles (TypeBox, semver, Koa, yaml, fast-glob) import only Node\'s own modules', () => {
-    const bundles = ['plugin-sdk/dist/typebox.js', 'plugin-sdk/dist/semver.js', 'dist/kernel/vendor/koa.js', 'dist/kernel/vendor/yaml.js', 'dist/kernel/vendor/fast-glob.js'];
+    const bundles = ['plugin-sdk/dist/typebox.js', 'plugin-sdk/dist/semver.js', 'dist/kernel/http/vendor/koa.js', 'dist/kernel/host/vendor/yaml.js', 'dist/kernel/host/vendor/fast-glob.js'];
     for (const file of bundles) {
       const specifiers = bundleImports(file);
       assert.ok(specifiers.length > 0 || read(file).length > 10_000, `${file} is a bundle`);
@@ -393,7 +393,7 @@ describe('the runtime image installs every package the service imports', () => {
     // minified"). esbuild's readable output is one line per statement, ~30 bytes each; minified, a
     // line ends only where a legal comment or a template literal does. Identifiers are not renamed,
     // so nothing needs esbuild's keepNames helper, which names each function as it is created.
-    const files = [...(await fg('dist/plugins/*/*.bundle.js', { cwd: root })), 'plugin-sdk/dist/typebox.js', 'plugin-sdk/dist/semver.js', 'dist/kernel/vendor/koa.js', 'dist/kernel/vendor/yaml.js', 'dist/kernel/vendor/fast-glob.js'];
+    const files = [...(await fg('dist/plugins/*/*.bundle.js', { cwd: root })), 'plugin-sdk/dist/typebox.js', 'plugin-sdk/dist/semver.js', 'dist/kernel/http/vendor/koa.js', 'dist/kernel/host/vendor/yaml.js', 'dist/kernel/host/vendor/fast-glob.js'];
     assert.ok(files.length >= 40, `found ${files.length} bundles; build first`);
     for (const file of files) {
       const text = read(file);
@@ -402,7 +402,7 @@ describe('the runtime image installs every package the service imports', () => {
       assert.doesNotMatch(text, /"name",\{value:/, `${file} names no function at run time`);
     }
     // koa-compose's function under its own name, parameters included.
-    assert.match(read('dist/kernel/vendor/koa.js'), /\bfunction compose\(middleware\)/);
+    assert.match(read('dist/kernel/http/vendor/koa.js'), /\bfunction compose\(middleware\)/);
   });
 
   it('the SDK imports only its own dependencies', async () => {

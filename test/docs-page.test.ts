@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { DOCS_CSP, docsAssets } from '../kernel/docs-page.js';
+import { DOCS_CSP, docsAssets } from '../kernel/http/docs-page.js';
 import { send } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';
 

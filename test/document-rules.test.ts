@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { generate } from 'json-schema-faker';
 import { startFeed, type FakeFeed } from '../plugins/currency-converter/fake-feed.js';
 import { startResolver, type FakeResolver } from '../plugins/dns-lookup/fake-resolver.js';
-import { builtinPluginDir } from '../kernel/server.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';
 

@@ -3,7 +3,7 @@
 // body once answered 200 (issue 22).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { builtinPluginDir } from '../kernel/server.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { depthExceededAt, findJsonSyntaxProblem, syntaxErrorOffset } from '../kernel/json-syntax.js';
+import { depthExceededAt, findJsonSyntaxProblem, syntaxErrorOffset } from '../kernel/host/json-syntax.js';
 
 describe('JSON syntax locator', () => {
   it('agrees with JSON.parse on what is valid', () => {

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
 import { parseAllDocuments } from 'yaml';
-import { loadConfig } from '../kernel/config.js';
+import { loadConfig } from '../kernel/host/config.js';
 import { memoryBudgetBytes, sizeBytes } from './support/memory-budget.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

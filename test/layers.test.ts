@@ -39,19 +39,31 @@ describe('layer rule over test/fixtures/layers', () => {
 
   it('finds a two-file cycle, one half of it a type-only import', () => {
     const cycles = report.violations.filter((violation) => violation.rule === 'no-cycle');
-    assert.deepEqual(cycles.map(({ cycle }) => cycle), [['kernel/types.ts', 'kernel/dispatch.ts']]);
+    assert.deepEqual(cycles.map(({ cycle }) => cycle), [['kernel/http/types.ts', 'kernel/http/dispatch.ts']]);
   });
 
   it('refuses the kernel importing a front door, from its code and from a test beside it', () => {
-    assert.deepEqual(broken('kernel-imports-no-front-door'), ['kernel/app.test.ts → tool-pages/page.ts', 'kernel/app.ts → mcp/door.ts']);
+    assert.deepEqual(broken('kernel-imports-no-front-door'), ['kernel/http/app.test.ts → tool-pages/page.ts', 'kernel/http/app.ts → mcp/door.ts']);
+  });
+
+  it('refuses the host importing a transport: the HTTP door, or Node\'s HTTP server', () => {
+    assert.deepEqual(broken('host-knows-no-transport'), ['kernel/host/run.ts → http', 'kernel/host/run.ts → kernel/http/types.ts']);
+  });
+
+  it('refuses a door, the HTTP door included, reaching past the host\'s entry module', () => {
+    assert.deepEqual(broken('doors-enter-the-host-through-its-entry'), ['kernel/http/server.ts → kernel/host/run.ts', 'recipes/run.ts → kernel/host/run.ts']);
+  });
+
+  it('refuses the composition root or a door reaching past the HTTP door\'s entry module', () => {
+    assert.deepEqual(broken('doors-enter-the-http-door-through-its-entry'), ['service/start.ts → kernel/http/app.ts']);
   });
 
   it('refuses anything but test/ importing a plugin', () => {
-    assert.deepEqual(broken('only-tests-import-a-plugin'), ['kernel/discover.ts → plugins/beta/index.ts']);
+    assert.deepEqual(broken('only-tests-import-a-plugin'), ['kernel/host/discover.ts → plugins/beta/index.ts']);
   });
 
   it('refuses the SDK importing the host', () => {
-    assert.deepEqual(broken('sdk-is-the-contract-only'), ['plugin-sdk/src/harness.ts → kernel/dispatch.ts']);
+    assert.deepEqual(broken('sdk-is-the-contract-only'), ['plugin-sdk/src/harness.ts → kernel/http/dispatch.ts']);
   });
 
   it('refuses worker_threads and v8 in the SDK, by node: name and by bare name', () => {
@@ -59,7 +71,7 @@ describe('layer rule over test/fixtures/layers', () => {
   });
 
   it('refuses a plugin importing the kernel', () => {
-    assert.deepEqual(broken('plugin-imports-only-the-sdk'), ['plugins/alpha/index.ts → kernel/types.ts']);
+    assert.deepEqual(broken('plugin-imports-only-the-sdk'), ['plugins/alpha/index.ts → kernel/http/types.ts']);
   });
 
   it('refuses a plugin importing another plugin', () => {
@@ -87,8 +99,8 @@ describe('layer rule over test/fixtures/layers', () => {
   });
 
   it('reports nothing else: every other arrow of the fixture is allowed', () => {
-    const rules = ['no-cycle', 'kernel-imports-no-front-door', 'only-tests-import-a-plugin', 'sdk-is-the-contract-only', 'sdk-has-no-engine-machinery', 'plugin-imports-only-the-sdk', 'plugin-imports-no-other-plugin', 'plugin-imports-no-koa', 'front-door-imports-no-other-front-door', 'cli-starts-only-the-service-or-mcp', 'service-is-started-by-cli', 'only-tests-import-tests'];
+    const rules = ['no-cycle', 'kernel-imports-no-front-door', 'host-knows-no-transport', 'doors-enter-the-host-through-its-entry', 'doors-enter-the-http-door-through-its-entry', 'only-tests-import-a-plugin', 'sdk-is-the-contract-only', 'sdk-has-no-engine-machinery', 'plugin-imports-only-the-sdk', 'plugin-imports-no-other-plugin', 'plugin-imports-no-koa', 'front-door-imports-no-other-front-door', 'cli-starts-only-the-service-or-mcp', 'service-is-started-by-cli', 'only-tests-import-tests'];
     assert.deepEqual([...new Set(report.violations.map(({ rule }) => rule))].sort(), rules.sort());
-    assert.equal(report.violations.length, 15);
+    assert.equal(report.violations.length, 20);
   });
 });

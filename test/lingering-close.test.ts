@@ -1,13 +1,13 @@
 // A client that writes its whole body before it reads (Node's http client without
 // `Expect: 100-continue`, often) must receive the 413, not a reset (issue 22). The server answers
-// with Connection: close and reads the rest of the declared body before it closes (kernel/linger.ts):
+// with Connection: close and reads the rest of the declared body before it closes (kernel/http/linger.ts):
 // a socket closed with unread bytes answers them with a TCP reset, and the client's system then
 // drops the answer it has not read yet.
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { LINGER_MAX_BYTES } from '../kernel/linger.js';
+import { LINGER_MAX_BYTES } from '../kernel/http/linger.js';
 import { startTestService, type TestService } from './support/service.js';
 
 let service: TestService;

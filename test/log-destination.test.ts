@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { pino } from 'pino';
-import { LogDestination } from '../kernel/log-destination.js';
+import { LogDestination } from '../kernel/host/log-destination.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'toolshed-log-'));
 after(() => rmSync(folder, { recursive: true, force: true }));

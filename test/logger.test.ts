@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Logger } from 'pino';
-import { flushPeriodically } from '../kernel/logger.js';
+import { flushPeriodically } from '../kernel/host/logger.js';
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

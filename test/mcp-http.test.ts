@@ -6,10 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ErrorCode, LATEST_PROTOCOL_VERSION, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { workerPool } from '../kernel/pool/process-pool.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { digestApiKey } from '../kernel/api-keys.js';
-import { builtinPluginDir } from '../kernel/server.js';
+import { digestApiKey } from '../kernel/http/api-keys.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { externalPlugins, startTestService, type TestService } from './support/service.js';
 
@@ -125,9 +124,9 @@ describe('tools/call over Streamable HTTP', () => {
 
   it('runs a 5 MiB argument on the worker pool', async () => {
     const text = 'ab€'.repeat((5 * 1024 * 1024) / 5);
-    const completed = workerPool().stats().completed;
+    const completed = service.host.poolStats().completed;
     const result = (await client.callTool({ name: 'base64_encode', arguments: { text } })) as CallToolResult;
-    assert.equal(workerPool().stats().completed, completed + 1, 'one job ran on the pool');
+    assert.equal(service.host.poolStats().completed, completed + 1, 'one job ran on the pool');
     assert.equal((result.structuredContent as { base64: string }).base64, Buffer.from(text, 'utf8').toString('base64'));
   });
 

@@ -2,9 +2,8 @@
 // rate-limit refusals, the worker pool and Redis read at scrape, and no label ever made from a path.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { runInWorker } from '../kernel/handler-context.js';
-import { digestApiKey, generateApiKey } from '../kernel/api-keys.js';
-import { builtinPluginDir } from '../kernel/server.js';
+import { digestApiKey, generateApiKey } from '../kernel/http/api-keys.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { startRedisServer } from './support/redis-server.js';
 import { startTestService, type TestService } from './support/service.js';
@@ -116,11 +115,11 @@ describe('GET /metrics', () => {
 
   it('reads the worker pool at each scrape: queue length, running jobs, time-outs', async () => {
     const service = await start({ metrics: { enabled: true } });
-    const jobs = new URL('../kernel/pool/fixtures/worker-jobs.js', import.meta.url);
+    const jobs = new URL('../kernel/host/pool/fixtures/worker-jobs.js', import.meta.url);
     let text = await scrape(service);
     assert.equal(value(text, 'toolshed_worker_pool_queued'), 0);
     assert.equal(value(text, 'toolshed_worker_jobs_timeouts_total'), 0);
-    await assert.rejects(runInWorker(jobs, 'spin', [], { deadlineMs: 200 }), { name: 'WorkerJobError', reason: 'timeout' });
+    await assert.rejects(service.host.runInWorker(jobs, 'spin', [], { deadlineMs: 200 }), { name: 'WorkerJobError', reason: 'timeout' });
     text = await scrape(service);
     assert.equal(value(text, 'toolshed_worker_jobs_timeouts_total'), 1);
     assert.equal(value(text, 'toolshed_worker_pool_running'), 0);

@@ -1,7 +1,7 @@
 // The "did you mean" of configuration problems, on hand-worked distances.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { didYouMean, typoDistance } from '../kernel/nearest.js';
+import { didYouMean, typoDistance } from '../kernel/host/nearest.js';
 
 describe('typoDistance', () => {
   it('counts insertions, deletions, substitutions and swaps of neighbours as one edit each', () => {

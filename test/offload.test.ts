@@ -1,9 +1,8 @@
 // Large requests do all their work on the worker pool; the main thread keeps answering meanwhile.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { workerPool } from '../kernel/pool/process-pool.js';
-import { LONG_ANSWER_CHARS } from '../kernel/executor.js';
-import { builtinPluginDir } from '../kernel/server.js';
+import { LONG_ANSWER_CHARS } from '../kernel/host/answer.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';
 
@@ -20,15 +19,15 @@ const errorOf = (json: unknown) => (json as { error: { code: string; message: st
 
 describe('offloading large requests to the worker pool', () => {
   it('answers a body over workers.offloadBytes from a worker, exactly as on the main thread', async () => {
-    const before = workerPool().stats().completed;
+    const before = service.host.poolStats().completed;
     const text = 'é'.repeat(2000);
     const answer = await send(service.url, echo, { body: { text, tags: ['a'] } });
     assert.equal(answer.status, 200);
     assert.deepEqual(answer.json, { text, count: 1, mode: 'a', tags: ['a'] });
-    assert.equal(workerPool().stats().completed, before + 1, 'one job ran on the pool');
+    assert.equal(service.host.poolStats().completed, before + 1, 'one job ran on the pool');
     const small = await send(service.url, echo, { body: { text: 'x' } });
     assert.equal(small.status, 200);
-    assert.equal(workerPool().stats().completed, before + 1, 'a small body stays on the main thread');
+    assert.equal(service.host.poolStats().completed, before + 1, 'a small body stays on the main thread');
   });
 
   it('brings back 400s with their details and 422s from the worker', async () => {
@@ -77,10 +76,10 @@ describe('operations declaring linear work (cost: linear) keep larger bodies on 
   });
   after(() => builtins.stop());
   const jobsFor = async (path: string, text: string): Promise<number> => {
-    const before = workerPool().stats().completed;
+    const before = builtins.host.poolStats().completed;
     const answer = await send(builtins.url, path, { body: { text } });
     assert.equal(answer.status, 200);
-    return workerPool().stats().completed - before;
+    return builtins.host.poolStats().completed - before;
   };
 
   it('runs base64/encode of a 4 KiB body here (over workers.offloadBytes, under workers.linearOffloadBytes) and of a 10 KiB body on the pool', async () => {

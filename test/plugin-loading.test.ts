@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { discoverPlugins, loadPlugin, PluginLoadError } from '../kernel/discover.js';
+import { discoverPlugins, loadPlugin, PluginLoadError } from '../kernel/host/discover.js';
 import { send } from './support/http.js';
 import { repoRoot } from './support/packages.js';
 import { externalPlugins, fixtures, startTestService } from './support/service.js';

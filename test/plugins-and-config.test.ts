@@ -4,8 +4,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ConfigError, loadConfig, mergeConfig, validateCoreConfig } from '../kernel/config.js';
-import { discoverPlugins } from '../kernel/discover.js';
+import { ConfigError, loadConfig, mergeConfig, validateCoreConfig } from '../kernel/host/config.js';
+import { discoverPlugins } from '../kernel/host/discover.js';
 import { send } from './support/http.js';
 import { externalPlugins, fixtures, startTestService, type TestService } from './support/service.js';
 

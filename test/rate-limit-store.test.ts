@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createMemoryHitStore, GenerationMap } from '../kernel/rate-limit/memory-store.js';
+import { createMemoryHitStore, GenerationMap } from '../kernel/http/rate-limit/memory-store.js';
 
 describe('memory rate-limit store', () => {
   it('takes a run\'s extra cost only when all of it fits, and counts nothing when it does not', async () => {

@@ -25,7 +25,7 @@ describe('README', () => {
   });
 
   it('gives the pool\'s real thresholds: workers.offloadBytes and workers.linearOffloadBytes', async () => {
-    const { defaultsFile, loadConfig } = await import('../kernel/config.js');
+    const { defaultsFile, loadConfig } = await import('../kernel/host/config.js');
     const { workers } = await loadConfig({}, defaultsFile);
     const flat = readme.replace(/\s+/g, ' ');
     const kib = (bytes: number): string => `${bytes / 1024} KiB`;

@@ -4,8 +4,8 @@
 // the group `recipes` is the service's and no plugin may take it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { digestApiKey } from '../kernel/api-keys.js';
-import { builtinPluginDir } from '../kernel/server.js';
+import { digestApiKey } from '../kernel/http/api-keys.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { startResolver, type FakeResolver } from '../plugins/dns-lookup/fake-resolver.js';
 import { send } from './support/http.js';
 import { JWT_LAYERS } from './support/recipes.js';

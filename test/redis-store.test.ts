@@ -4,12 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { Redis } from 'ioredis';
 import Koa from 'koa';
-import { createLogger } from '../kernel/logger.js';
-import { errors } from '../kernel/middleware/errors.js';
-import { rateLimit } from '../kernel/middleware/rate-limit.js';
-import type { HitResult, HitStore } from '../kernel/rate-limit/store.js';
-import { createRedisStore, type RedisHitStore } from '../kernel/rate-limit/redis-store.js';
-import type { KernelState } from '../kernel/types.js';
+import { createLogger } from '../kernel/host/logger.js';
+import { errors } from '../kernel/http/middleware/errors.js';
+import { rateLimit } from '../kernel/http/middleware/rate-limit.js';
+import type { HitResult, HitStore } from '../kernel/http/rate-limit/store.js';
+import { createRedisStore, type RedisHitStore } from '../kernel/http/rate-limit/redis-store.js';
+import type { KernelState } from '../kernel/http/types.js';
 import { send } from './support/http.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
 
@@ -120,7 +120,7 @@ describe('Redis rate-limit store', () => {
     for (let instance = 0; instance < 2; instance++) {
       const app = new Koa<KernelState>();
       app.use(errors(createLogger('silent')));
-      app.use(rateLimit({ windowSeconds: 60, anonymousMax: 3, apiKeyMax: 10, store: await store(redis.url) }));
+      app.use(rateLimit({ windowSeconds: 60, anonymousMax: 3, apiKeyMax: 10, store: await store(redis.url) }).middleware);
       app.use((ctx) => void (ctx.body = { ok: true }));
       const server = app.listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { editDistance, nearestPath, notFoundMessages } from '../kernel/route-hint.js';
+import { editDistance } from '../kernel/host/operation-names.js';
+import { nearestPath, notFoundMessages } from '../kernel/http/route-hint.js';
 
-const paths = ['/v1/base64/decode', '/v1/base64/encode', '/v1/hash-generator/hash', '/v1/subnet-calculator/calculate'];
+// The operations served, by name (the host's), as the HTTP door gives them to nearestPath.
+const paths = ['base64/decode', 'base64/encode', 'hash-generator/hash', 'subnet-calculator/calculate'];
 
 describe('404 hints', () => {
   it('counts edits as Levenshtein does', () => {
@@ -27,7 +29,7 @@ describe('404 hints', () => {
   });
 
   it('names the group behind the first words of its name, and its nearest operation (issue 39)', () => {
-    const more = [...paths, '/v1/qr-code-generator/create', '/v1/qr-code-generator/text', '/v1/text-converter/case', '/v1/text-diff/diff'];
+    const more = [...paths, 'qr-code-generator/create', 'qr-code-generator/text', 'text-converter/case', 'text-diff/diff'];
     assert.equal(nearestPath('/v1/subnet/calculate', more), '/v1/subnet-calculator/calculate');
     assert.equal(nearestPath('/v1/qr-code/create', more), '/v1/qr-code-generator/create');
     assert.equal(nearestPath('/v1/qr-code/txt', more), '/v1/qr-code-generator/text');

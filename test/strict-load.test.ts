@@ -5,7 +5,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { discoverPlugins } from '../kernel/discover.js';
+import { discoverPlugins } from '../kernel/host/discover.js';
 import { send } from './support/http.js';
 import { fixtures, startTestService } from './support/service.js';
 

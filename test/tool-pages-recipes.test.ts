@@ -16,7 +16,7 @@ import type { Schema } from '../tool-pages/shared/schema.js';
 
 const json = (value: unknown): Schema => JSON.parse(JSON.stringify(value)) as Schema;
 
-/** The document's entry for `plugin`'s operation `name`, with its manifest's io as `x-io` (kernel/openapi.ts). */
+/** The document's entry for `plugin`'s operation `name`, with its manifest's io as `x-io` (kernel/http/openapi.ts). */
 function entry(plugin: Plugin, name: string): [string, unknown] {
   const contract = operationContract(plugin, name);
   const definition = plugin.operations[name]!;

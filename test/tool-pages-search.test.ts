@@ -4,9 +4,8 @@
 // (test/browser/tool-pages-trial.test.ts, "ranks the search").
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { API_VERSION } from '../kernel/app.js';
-import { buildOpenApiDocument } from '../kernel/openapi.js';
-import { builtinPluginDir } from '../kernel/server.js';
+import { API_VERSION, builtinPluginDir } from '../kernel/host/index.js';
+import { buildOpenApiDocument } from '../kernel/http/index.js';
 import { catalogOf } from '../tool-pages/catalog.js';
 import { queryWords, searcher, stem, wordsOf, type SearchEntry } from '../tool-pages/shared/search.js';
 import { SEARCH_QUERIES } from './support/search-queries.js';

@@ -4,7 +4,7 @@
 // off. The pages in a real browser are test/browser/tool-pages.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { builtinPluginDir } from '../kernel/server.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { escapeHtml, scriptJson } from '../tool-pages/html.js';
 import { TOOL_PAGES_CSP } from '../tool-pages/serve.js';
 import { send } from './support/http.js';

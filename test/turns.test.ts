@@ -1,9 +1,9 @@
-// Requests take turns on the event loop (kernel/middleware/turns.ts). Outcomes are counted in turns
+// Requests take turns on the event loop (kernel/http/middleware/turns.ts). Outcomes are counted in turns
 // of the loop, never timed: the clock is the test's, and a chain of immediates numbers the turns.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { takeTurns, turnTaking, type TurnTaking } from '../kernel/middleware/turns.js';
-import type { KernelContext } from '../kernel/types.js';
+import { takeTurns, turnTaking, type TurnTaking } from '../kernel/http/middleware/turns.js';
+import type { KernelContext } from '../kernel/http/types.js';
 
 /** Numbers the turns of the event loop from now on: an immediate schedules the next one, one per turn. */
 function countTurns(): { now: () => number; stop: () => void } {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import createClient from 'openapi-fetch';
-import { builtinPluginDir } from '../kernel/server.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { startTestService, type TestService } from './support/service.js';
 import type { paths } from './typed-client/api-types.js';

@@ -1,9 +1,8 @@
-// The background warm-up after listening (kernel/warm-up.ts): one pool worker is started, so a pool
+// The background warm-up after listening (kernel/host/warm-up.ts): one pool worker is started, so a pool
 // operation's first call does not wait for a thread to boot; nothing else runs ahead of time.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { workerPool } from '../kernel/pool/process-pool.js';
-import { builtinPluginDir } from '../kernel/server.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { startTestService, type TestService } from './support/service.js';
 
 describe('the warm-up after listening', () => {
@@ -16,11 +15,11 @@ describe('the warm-up after listening', () => {
 
     it('starts one pool worker and runs no operation', async () => {
       await service.warmedUp;
-      assert.equal(workerPool().stats().workers, 1);
+      assert.equal(service.host.poolStats().workers, 1);
       assert.ok(service.logs.some((entry) => entry.includes('"msg":"pool worker started"')));
       // Nothing of it is a request, and no example ran: no access-log line, no job besides the one.
       assert.equal(service.logs.filter((entry) => entry.includes('"msg":"request"')).length, 0);
-      assert.equal(workerPool().stats().completed, 1);
+      assert.equal(service.host.poolStats().completed, 1);
     });
   });
 
@@ -33,7 +32,7 @@ describe('the warm-up after listening', () => {
 
     it('starts no pool worker', async () => {
       await service.warmedUp;
-      assert.equal(workerPool().stats().workers, 0);
+      assert.equal(service.host.poolStats().workers, 0);
     });
   });
 });

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { createLogger } from '../kernel/logger.js';
-import { EventLoopWatchdog } from '../kernel/watchdog.js';
+import { createLogger } from '../kernel/host/logger.js';
+import { EventLoopWatchdog } from '../kernel/host/watchdog.js';
 
 /** Holds the thread for at least `ms`: a block of known minimum length on any machine. */
 function block(ms: number): void {

@@ -1,12 +1,14 @@
-// A large body with a Content-Length is read into one buffer of that length as it arrives, reserved
-// whole against the reading budget (kernel/middleware/body.ts, wholeBodyBuffer). The chunks are
-// pushed by hand into a request on an unconnected socket: what is counted is visible at each step.
+// A large body with a Content-Length is read into one buffer of that length as it arrives, counted
+// against the reading budget as its bytes arrive, never as declared (kernel/http/middleware/body.ts):
+// a client that declares 10 MiB and sends one byte holds one byte of the budget (issue 44). The chunks
+// are pushed by hand into a request on an unconnected socket: what is counted is visible at each step.
 import assert from 'node:assert/strict';
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { ByteBudget } from '../kernel/byte-budget.js';
-import { BODY_LIMIT, readBytes, WHOLE_BODY_FROM_BYTES } from '../kernel/middleware/body.js';
+import { ByteBudget } from '../kernel/host/byte-budget.js';
+import { BODY_LIMIT } from '../kernel/host/json-body.js';
+import { readBytes, WHOLE_BODY_FROM_BYTES } from '../kernel/http/middleware/body.js';
 
 const KiB = 1024;
 const declared = WHOLE_BODY_FROM_BYTES + 100 * KiB;
@@ -28,15 +30,15 @@ function chunksOf(total: number): Buffer[] {
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('a large declared body, read whole', () => {
-  it('reserves the declared length at its first chunk and returns the bytes in one buffer of that length', async () => {
+  it('counts what arrived, not what was declared, and returns the bytes in one buffer of the declared length', async () => {
     const budget = new ByteBudget(128 * 2 ** 20);
     const req = request(declared);
     const reading = readBytes(req, BODY_LIMIT, budget);
     const chunks = chunksOf(declared);
     req.push(chunks[0]);
     await tick();
-    // Chunk by chunk, the first would have counted 64 KiB.
-    assert.equal(budget.inUse, declared);
+    // The first chunk, not the declared length.
+    assert.equal(budget.inUse, 64 * KiB);
     for (const chunk of chunks.slice(1)) req.push(chunk);
     req.push(null);
     const body = await reading;
@@ -46,21 +48,21 @@ describe('a large declared body, read whole', () => {
     assert.equal(budget.inUse, declared);
   });
 
-  it('gives the whole reservation back when the client leaves halfway', async () => {
+  it('gives back what it counted when the client leaves halfway', async () => {
     const budget = new ByteBudget(128 * 2 ** 20);
     const req = request(declared);
     const reading = readBytes(req, BODY_LIMIT, budget);
     req.push(chunksOf(declared)[0]);
     await tick();
-    assert.equal(budget.inUse, declared);
+    assert.equal(budget.inUse, 64 * KiB);
     req.emit('aborted');
     await assert.rejects(reading, (error: Error & { status?: number }) => error.status === 400);
     assert.equal(budget.inUse, 0);
   });
 
-  it('counts chunk by chunk, as for any body, when the budget cannot spare the declared length', async () => {
+  it('refuses the body once its bytes pass the budget another request shares', async () => {
     const budget = new ByteBudget(declared - 1);
-    // Another request holds a byte: the reservation would pass the budget.
+    // Another request holds a byte: this body's last chunks pass the budget.
     assert.ok(budget.tryTake(1));
     const req = request(declared);
     const reading = readBytes(req, BODY_LIMIT, budget);
@@ -70,7 +72,7 @@ describe('a large declared body, read whole', () => {
     assert.equal(budget.inUse, 1 + 64 * KiB);
     for (const chunk of chunks.slice(1)) req.push(chunk);
     req.push(null);
-    // The body passes the budget before its end: 503, as without the whole buffer.
+    // The body passes the budget before its end: 503.
     await assert.rejects(reading, (error: Error & { status?: number; code?: string }) => error.status === 503 && error.code === 'server_busy');
     assert.equal(budget.inUse, 1);
   });

@@ -4,12 +4,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { API_VERSION } from '../../kernel/app.js';
-import { validateCoreConfig } from '../../kernel/config.js';
-import { discoverPlugins } from '../../kernel/discover.js';
-import { buildOpenApiDocument } from '../../kernel/openapi.js';
-import { buildRegistry } from '../../kernel/registry.js';
-import { builtinPluginDir } from '../../kernel/server.js';
+import { API_VERSION, buildRegistry, builtinPluginDir, discoverPlugins, validateCoreConfig } from '../../kernel/host/index.js';
+import { buildOpenApiDocument } from '../../kernel/http/index.js';
 import { extensions } from '../../service/extensions.js';
 import { servedOperations } from '../load.js';
 import { renderApiMarkdown, type ApiDocument } from './api-markdown.js';

@@ -64,15 +64,7 @@ export async function invoke<Operations extends OperationMap, Name extends strin
     runInWorker: options.runInWorker ?? inTestWorker,
   };
   // The host hands over a fresh parsed object; do the same so the caller's object stays untouched.
-  const input = operation.accept(structuredClone(body));
-  let result: unknown;
-  try {
-    result = await operation.definition.handler(input, context);
-  } catch (error) {
-    throw operation.refusal(error);
-  }
-  // Checked against the response schema, as the host serves it.
-  return operation.answer(result) as InvokeResult<Operations, Name>;
+  return (await operation.run(structuredClone(body), context)) as InvokeResult<Operations, Name>;
 }
 
 /**

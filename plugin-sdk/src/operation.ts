@@ -6,7 +6,7 @@
  * operation; `invoke()` composes them the same way in unit tests.
  */
 import type { TSchema } from 'typebox';
-import type { OperationDefinition, Plugin } from './define.js';
+import type { OperationContext, OperationDefinition, Plugin } from './define.js';
 import { ContractBreach, InputError, isToolshedError, type ErrorDetail } from './errors.js';
 import { toWireSchema } from './schema-rules.js';
 import { compileSchema, type SchemaValidator } from './validation.js';
@@ -29,6 +29,11 @@ export interface OperationContract {
   refusal(error: unknown): unknown;
   /** `result` when it meets the response schema; else a ContractBreach naming the pointers (never the values). */
   answer(result: unknown): unknown;
+  /**
+   * The whole composition, where the host runs an operation and where `invoke()` does: `accept`
+   * the body, call the handler, turn what it throws into its `refusal`, check its `answer`.
+   */
+  run(input: unknown, context: OperationContext): Promise<unknown>;
   /** Every way `response` breaks the response schema; used by tests, not on the hot path. */
   responseProblems(response: unknown): ReturnType<SchemaValidator['problems']>;
 }
@@ -52,7 +57,9 @@ export function operationContract(plugin: Plugin, name: string): OperationContra
   const response = compileSchema(definition.response);
   // The codes this operation may throw: its own list, or every code of the plugin.
   const declared = new Set(definition.errors ?? Object.keys(plugin.errors ?? {}));
-  return {
+  // Called as a function, not a method of the definition: a stack then names the handler as its author wrote it.
+  const handler = definition.handler;
+  const contract: OperationContract = {
     id,
     group: plugin.group,
     name,
@@ -77,8 +84,19 @@ export function operationContract(plugin: Plugin, name: string): OperationContra
       }
       return result;
     },
+    async run(input, context) {
+      const accepted = contract.accept(input);
+      let result: unknown;
+      try {
+        result = await handler(accepted, context);
+      } catch (error) {
+        throw contract.refusal(error);
+      }
+      return contract.answer(result);
+    },
     responseProblems: (value) => response.problems(value),
   };
+  return contract;
 }
 
 /** Validates a plugin's config section and fills its defaults; throws InputError naming every bad key. */

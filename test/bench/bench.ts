@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { digestApiKey, generateApiKey } from '../../kernel/api-keys.js';
+import { digestApiKey, generateApiKey } from '../../kernel/http/api-keys.js';
 import { runContainmentScenario } from './containment.js';
 import { describeLaunch } from './launch.js';
 import { largeCases, runLargeScenario, runSmallScenario, smallCases } from './load-scenarios.js';

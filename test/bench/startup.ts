@@ -3,7 +3,7 @@
  * every group against bare Koa (median of several interleaved starts); and, after each fresh
  * Toolshed start, whether a pool operation's first call boots a worker on the request path:
  * the pool's live workers are counted right before and right after that call (an outcome, not a
- * time: kernel/warm-up.ts starts one worker in the background, so the call should find it alive).
+ * time: kernel/host/warm-up.ts starts one worker in the background, so the call should find it alive).
  */
 import { send } from '../support/http.js';
 import { startServer, type Placement, type ServerKind, type ServerProcess } from './processes.js';

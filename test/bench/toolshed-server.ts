@@ -1,12 +1,11 @@
 // The service under test, started the way service/main.ts starts it: config/default.yaml (every
 // plugin, log level info, lines to stdout in 64 KiB chunks flushed every second), with one API key
-// (its SHA-256 digest from BENCH_KEY_SHA256, as kernel/api-keys.ts stores keys) and rate limits
+// (its SHA-256 digest from BENCH_KEY_SHA256, as kernel/http/api-keys.ts stores keys) and rate limits
 // raised so that the benchmark measures the work of checking them and never a 429. TOOLSHED_CONFIG
 // is not read: every run measures the same configuration. Scenario (f) adds plugin folders
 // (BENCH_PLUGIN_DIRS) and the groups it trusts (BENCH_TRUSTED), both comma-separated.
-import { loadConfig, mergeConfig, validateCoreConfig } from '../../kernel/config.js';
-import { createLogger, flushPeriodically } from '../../kernel/logger.js';
-import { workerPool } from '../../kernel/pool/process-pool.js';
+import { loadConfig, mergeConfig, validateCoreConfig } from '../../kernel/host/config.js';
+import { createLogger, flushPeriodically } from '../../kernel/host/logger.js';
 import { startToolshed } from '../../service/compose.js';
 import { announce } from './child-ipc.js';
 
@@ -25,4 +24,4 @@ const logger = createLogger(config.log.level);
 const service = await startToolshed({ config, logger });
 flushPeriodically(logger, 1000);
 // The pool's live workers, as `toolshed_worker_pool_threads` reads them (scenario (d) counts them around the first pool call).
-announce(Number(new URL(service.url).port), service.warmedUp, () => workerPool().stats().workers);
+announce(Number(new URL(service.url).port), service.warmedUp, () => service.host.poolStats().workers);

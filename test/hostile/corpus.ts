@@ -3,7 +3,7 @@
  * burst) can show, plus one hostile payload for every operation, built from its own first example.
  * `npm run loadtest` replays the rows that need many clients (slow readers, 150,000 addresses).
  */
-import type { RegisteredOperation } from '../../kernel/registry.js';
+import type { RegisteredOperation } from '../../kernel/host/registry.js';
 
 export interface HostileRow {
   readonly name: string;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { builtinPluginDir } from '../../kernel/server.js';
+import { builtinPluginDir } from '../../kernel/host/index.js';
 import { send } from '../support/http.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { kernelRows, operationRows, type HostileRow } from './corpus.js';

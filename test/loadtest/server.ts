@@ -3,9 +3,8 @@
 // the server can see its event loop.
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
-import { workerPool } from '../../kernel/pool/process-pool.js';
-import { validateCoreConfig } from '../../kernel/config.js';
-import { createLogger } from '../../kernel/logger.js';
+import { validateCoreConfig } from '../../kernel/host/config.js';
+import { createLogger } from '../../kernel/host/logger.js';
 import { startToolshed } from '../../service/compose.js';
 
 const config = validateCoreConfig({
@@ -49,7 +48,7 @@ process.on('message', (message: string) => {
     process.send?.({ ok: true });
   } else if (message === 'stats') {
     const { rss, heapTotal, heapUsed, external } = process.memoryUsage();
-    const threads = workerPool().stats().workers;
+    const threads = service.host.poolStats().workers;
     service.server.getConnections((_error, connections) => {
       process.send?.({ loopP99Ms: delay.percentile(99) / 1e6, loopMaxMs: delay.max / 1e6, rssMb: rss / 2 ** 20, peakRssMb: Math.max(peakRss, rss) / 2 ** 20, runPeakRssMb: Math.max(runPeakRss, rss) / 2 ** 20, heapMb: heapTotal / 2 ** 20, liveMb: heapUsed / 2 ** 20, externalMb: external / 2 ** 20, threads, connections, gcMaxMs, gcTotalMs });
     });

@@ -9,7 +9,7 @@ import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { zoneAnswering, startResolver, type PresentedLookup } from '../../plugins/dns-lookup/fake-resolver.js';
 import { startFeed } from '../../plugins/currency-converter/fake-feed.js';
-import { builtinPluginDir } from '../../kernel/server.js';
+import { builtinPluginDir } from '../../kernel/host/index.js';
 import { startTestService, type TestService } from './service.js';
 
 export const CHROMIUM = '/usr/bin/chromium';

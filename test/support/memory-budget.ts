@@ -3,7 +3,7 @@
  * image") sizes it: the main process (192 MiB allowed), each worker thread's heap cap and young
  * generation (V8's own size; 16 MiB allowed), and the two byte budgets. compose.yaml's and the Kubernetes Deployment's limits are checked against it.
  */
-import type { Config } from '../../kernel/config.js';
+import type { Config } from '../../kernel/host/config.js';
 
 const MiB = 1024 * 1024;
 

@@ -2,9 +2,9 @@
 import { Writable } from 'node:stream';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { mergeConfig, validateCoreConfig } from '../../kernel/config.js';
-import { createLogger } from '../../kernel/logger.js';
-import type { RunningService } from '../../kernel/server.js';
+import { mergeConfig, validateCoreConfig } from '../../kernel/host/config.js';
+import { createLogger } from '../../kernel/host/logger.js';
+import type { RunningService } from '../../kernel/http/server.js';
 import { startToolshed } from '../../service/compose.js';
 
 /** The compiled tests live in dist/test; fixtures stay in the source tree. */

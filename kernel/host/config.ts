@@ -1,0 +1,275 @@
+/**
+ * Configuration: config/default.yaml, the file named by TOOLSHED_CONFIG merged over it, then PORT
+ * and HOST. The kernel's own sections are checked here; every other top-level key must belong to a
+ * plugin and is checked against that plugin's schema once plugins are discovered.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { compileSchema, Type, type ErrorDetail, type Static, type TSchema } from '@toolshed/plugin-sdk';
+import { parse as parseYaml } from './vendor/yaml.js';
+import { didYouMean } from './nearest.js';
+
+const closed = { additionalProperties: false } as const;
+// `default: {}` on each section lets TypeBox descend and fill the keys inside a missing section.
+const section = { additionalProperties: false, default: {} } as const;
+const Names = Type.Array(Type.String({ minLength: 1 }), { default: [] });
+
+/** A contained plugin's share of worker threads: with defaults (`plugins.workers`) or without (`plugins.limits.<group>`). */
+function pluginShare(threads?: number, maxQueue?: number) {
+  const threadsSchema = { minimum: 1, maximum: 64 };
+  const queueSchema = { minimum: 0, maximum: 100000 };
+  return threads === undefined || maxQueue === undefined
+    ? { threads: Type.Optional(Type.Integer(threadsSchema)), maxQueue: Type.Optional(Type.Integer(queueSchema)) }
+    : { threads: Type.Integer({ ...threadsSchema, default: threads }), maxQueue: Type.Integer({ ...queueSchema, default: maxQueue }) };
+}
+
+/** The kernel's sections of the configuration. */
+export const CoreConfigSchema = Type.Object(
+  {
+    server: Type.Object(
+      {
+        host: Type.String({ minLength: 1, default: '127.0.0.1' }),
+        port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+        trustProxy: Type.Integer({ minimum: 0, maximum: 32, default: 0 }),
+        shutdownTimeoutMs: Type.Integer({ minimum: 0, maximum: 600000, default: 10000 }),
+        // After SIGTERM, keep listening this long with /healthz at 503 so balancers notice.
+        drainDelayMs: Type.Integer({ minimum: 0, maximum: 600000, default: 0 }),
+        writeTimeoutMs: Type.Integer({ minimum: 1000, maximum: 600000, default: 30000 }),
+        headersTimeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 20000 }),
+        requestTimeoutMs: Type.Integer({ minimum: 100, maximum: 3600000, default: 60000 }),
+        maxAnswerBytes: Type.Integer({ minimum: 1024, maximum: 1073741824, default: 33554432 }),
+        readingBytes: Type.Integer({ minimum: 1048576, maximum: 17179869184, default: 134217728 }),
+        sendingBytes: Type.Integer({ minimum: 1048576, maximum: 17179869184, default: 134217728 }),
+      },
+      section,
+    ),
+    auth: Type.Object(
+      {
+        apiKeys: Type.Array(
+          Type.Object(
+            {
+              name: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }),
+              sha256: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
+            },
+            closed,
+          ),
+          { default: [] },
+        ),
+        // true: every /v1/ and /mcp request without a valid key is 401 (a private deployment).
+        required: Type.Boolean({ default: false }),
+      },
+      section,
+    ),
+    // Origins whose pages may read the answers: "*" (any) or scheme://host[:port] each.
+    cors: Type.Object(
+      { origins: Type.Array(Type.String({ pattern: '^(\\*|https?://[^/\\s]+)$' }), { minItems: 1, default: ['*'] }) },
+      section,
+    ),
+    rateLimit: Type.Object(
+      {
+        anonymous: Type.Object({ max: Type.Integer({ minimum: 1, default: 30 }) }, section),
+        apiKey: Type.Object({ max: Type.Integer({ minimum: 1, default: 600 }) }, section),
+        windowSeconds: Type.Integer({ minimum: 1, maximum: 86400, default: 60 }),
+        // Unset: counters live in this process. Set: shared by every instance using this Redis.
+        redis: Type.Object({ url: Type.Optional(Type.String({ pattern: '^rediss?://' })) }, section),
+      },
+      section,
+    ),
+    plugins: Type.Object(
+      {
+        dirs: Names,
+        packages: Names,
+        enabled: Type.Array(Type.String({ minLength: 1 }), { default: ['*'] }),
+        disabled: Names,
+        trusted: Names,
+        // Each contained plugin's own worker threads, apart from the built-ins' pool (`workers.*`).
+        workers: Type.Object(pluginShare(1, 16), section),
+        // Per group, instead of `plugins.workers`.
+        limits: Type.Record(Type.String(), Type.Object(pluginShare(), closed), { default: {} }),
+        // Per group, the names of the service's environment variables its workers see; nothing else.
+        env: Type.Record(Type.String(), Type.Array(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), { maxItems: 256 }), { default: {} }),
+      },
+      section,
+    ),
+    // Every operation's deadline, main thread and pool alike; per group where a group needs another.
+    operations: Type.Object(
+      {
+        deadlineMs: Type.Integer({ minimum: 100, maximum: 600000, default: 10000 }),
+        groupDeadlineMs: Type.Record(Type.String(), Type.Integer({ minimum: 100, maximum: 600000 }), { default: {} }),
+        // After listening, start one pool worker, so a pool operation's first call does not wait for one to boot.
+        warmUp: Type.Boolean({ default: true }),
+      },
+      section,
+    ),
+    // The event-loop watchdog: a main thread blocked this long is logged and counted per operation.
+    watchdog: Type.Object({ blockedMs: Type.Integer({ minimum: 10, maximum: 60000, default: 100 }) }, section),
+    workers: Type.Object(
+      {
+        threads: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
+        memoryMb: Type.Integer({ minimum: 32, maximum: 16384, default: 256 }),
+        maxQueue: Type.Integer({ minimum: 0, maximum: 100000, default: 256 }),
+        idleMs: Type.Integer({ minimum: 0, maximum: 3600000, default: 30000 }),
+        niceness: Type.Integer({ minimum: 0, maximum: 19, default: 10 }),
+        offloadBytes: Type.Integer({ minimum: 0, maximum: 10485760, default: 65536 }),
+        linearOffloadBytes: Type.Integer({ minimum: 0, maximum: 10485760, default: 262144 }),
+        requestBudgetMs: Type.Integer({ minimum: 100, maximum: 600000, default: 10000 }),
+      },
+      section,
+    ),
+    // GET /metrics (Prometheus); off, the path is an unknown one (404).
+    metrics: Type.Object({ enabled: Type.Boolean({ default: false }) }, section),
+    // GET /docs (the interactive reference); off, it and every tool page are unknown paths (404).
+    // toolPages: GET / (the list of tools) and /tools/<group>/<operation>; off, GET / → /docs.
+    docs: Type.Object({ enabled: Type.Boolean({ default: true }), toolPages: Type.Boolean({ default: true }) }, section),
+    log: Type.Object(
+      { level: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }) },
+      section,
+    ),
+  },
+  // Further top-level keys are plugin sections, checked after discovery (see registry.ts).
+  { additionalProperties: true },
+);
+
+export type CoreConfig = Static<typeof CoreConfigSchema>;
+
+/** The whole configuration: the kernel's sections plus the raw plugin sections. */
+export type Config = CoreConfig & Record<string, unknown>;
+
+/** Names of the kernel's own top-level keys. */
+export const coreSections: ReadonlySet<string> = new Set(Object.keys(CoreConfigSchema.properties));
+
+/** A configuration the service cannot start with; the message names every bad key. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly ErrorDetail[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `- ${problem.path || '/'}: ${problem.message}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Merges `override` into `base`: objects key by key, everything else (arrays too) replaced. */
+export function mergeConfig(base: unknown, override: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(override)) return override === undefined ? base : override;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(override)) merged[key] = mergeConfig(base[key], value);
+  return merged;
+}
+
+async function readYaml(file: string | URL): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new Error(`Cannot read the configuration file ${String(file)}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    return parseYaml(text) ?? {};
+  } catch (error) {
+    throw new Error(`The configuration file ${String(file)} is not valid YAML: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+const coreValidator = compileSchema(CoreConfigSchema);
+
+/** The configuration with the kernel's defaults filled, and every problem of its kernel sections. */
+export interface CoreConfigCheck {
+  readonly config: Config;
+  readonly problems: ErrorDetail[];
+}
+
+/** Checks the kernel's sections and fills their defaults, reporting every problem instead of throwing. */
+export function checkCoreConfig(raw: unknown): CoreConfigCheck {
+  const config = coreValidator.withDefaults(isPlainObject(raw) ? raw : {}) as Config;
+  const problems = isPlainObject(raw) ? withSuggestions(coreValidator.problems(config), CoreConfigSchema) : [{ path: '', message: 'must be a mapping' }];
+  // Unchecked yet: `auth` may be anything a file gave it.
+  problems.push(...duplicateKeyProblems((config.auth as { apiKeys?: unknown } | null | undefined)?.apiKeys));
+  problems.push(...timeoutProblems(config.server as Partial<Config['server']> | undefined));
+  return { config, problems };
+}
+
+/** Node refuses to start a server whose headers may take longer than the whole request. */
+function timeoutProblems(server: Partial<Config['server']> | undefined): ErrorDetail[] {
+  const { headersTimeoutMs, requestTimeoutMs } = server ?? {};
+  if (typeof headersTimeoutMs !== 'number' || typeof requestTimeoutMs !== 'number' || headersTimeoutMs <= requestTimeoutMs) return [];
+  return [{ path: '/server/headersTimeoutMs', message: `must be at most server.requestTimeoutMs (${requestTimeoutMs})` }];
+}
+
+/** The message of a key a closed schema does not allow. */
+const UNKNOWN_PROPERTY = 'is not an allowed property';
+
+/** The schema of the object holding the key at `path` (a JSON Pointer into a value of `schema`). */
+function parentSchema(schema: TSchema, path: string): TSchema | undefined {
+  let current: TSchema | undefined = schema;
+  for (const segment of path.split('/').slice(1, -1)) {
+    const name = segment.replaceAll('~1', '/').replaceAll('~0', '~');
+    const node = current as { properties?: Record<string, TSchema>; items?: TSchema } | undefined;
+    current = /^\d+$/.test(name) && node?.items !== undefined ? node.items : node?.properties?.[name];
+  }
+  return current;
+}
+
+/**
+ * `problems` of a value of `schema` with "did you mean" added to every unknown key a few edits
+ * from a key its object allows (`/server/hots` → `host`). `base` is the pointer of the value.
+ */
+export function withSuggestions(problems: ErrorDetail[], schema: TSchema, base = ''): ErrorDetail[] {
+  return problems.map((problem) => {
+    if (problem.message !== UNKNOWN_PROPERTY) return problem;
+    const relative = problem.path.slice(base.length);
+    const known = Object.keys((parentSchema(schema, relative) as { properties?: object } | undefined)?.properties ?? {});
+    const key = (relative.split('/').pop() ?? '').replaceAll('~1', '/').replaceAll('~0', '~');
+    return { path: problem.path, message: `${problem.message}${didYouMean(key, known)}` };
+  });
+}
+
+/** Keys that repeat an earlier key's name or digest; entries of the wrong shape are reported by the schema. */
+function duplicateKeyProblems(keys: unknown): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  if (!Array.isArray(keys)) return problems;
+  const names = new Set<string>();
+  const digests = new Set<string>();
+  for (const [index, key] of keys.entries()) {
+    if (!isPlainObject(key)) continue;
+    if (typeof key.name === 'string') {
+      if (names.has(key.name)) problems.push({ path: `/auth/apiKeys/${index}/name`, message: 'is used by another key' });
+      names.add(key.name);
+    }
+    if (typeof key.sha256 === 'string') {
+      const digest = key.sha256.toLowerCase();
+      if (digests.has(digest)) problems.push({ path: `/auth/apiKeys/${index}/sha256`, message: 'is used by another key' });
+      digests.add(digest);
+    }
+  }
+  return problems;
+}
+
+/** Checks the kernel's sections and fills their defaults; throws ConfigError naming every bad key. */
+export function validateCoreConfig(raw: unknown): Config {
+  const { config, problems } = checkCoreConfig(raw);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** config/default.yaml, next to the build output (dist/kernel → repository root). */
+export const defaultsFile = fileURLToPath(new URL('../../../config/default.yaml', import.meta.url));
+
+/**
+ * Reads and merges the configuration for `env` without checking it: `defaultsFile`, the file named
+ * by TOOLSHED_CONFIG over it, then PORT and HOST. Throws when a file cannot be read or parsed.
+ */
+export async function readConfig(env: NodeJS.ProcessEnv, defaultsFile: string | URL): Promise<unknown> {
+  let raw = await readYaml(defaultsFile);
+  if (env.TOOLSHED_CONFIG) raw = mergeConfig(raw, await readYaml(env.TOOLSHED_CONFIG));
+  const server: Record<string, unknown> = {};
+  if (env.HOST !== undefined && env.HOST !== '') server.host = env.HOST;
+  if (env.PORT !== undefined && env.PORT !== '') server.port = /^\d+$/.test(env.PORT) ? Number(env.PORT) : env.PORT;
+  return mergeConfig(raw, { server });
+}
+
+/** Reads, merges and checks the configuration for `env` (process.env in production). */
+export async function loadConfig(env: NodeJS.ProcessEnv, defaultsFile: string | URL): Promise<Config> {
+  return validateCoreConfig(await readConfig(env, defaultsFile));
+}

@@ -1,0 +1,246 @@
+/**
+ * The one way to run an operation by name with a body. Every front door — HTTP, MCP over HTTP and
+ * stdio, `toolshed call`, `plugin check`, recipes — calls `run()` and nothing else of the host:
+ * parsing and validation (400), where the work runs (a built-in's small body on the main thread,
+ * its large body on the host's pool, a contained plugin's every request on that plugin's own
+ * workers, a composite through the plugins' operations), the deadline (504), the answer check and
+ * the answer cap (422 `output_too_large`). Plugins' operations and composites are entries of one
+ * table: one lookup, one nearest name, one answer type.
+ */
+export type { CompositeOperation, CompositeRequest, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
+import { isToolshedError, ServerBusyError, UnprocessableError, workerRefusal, type RunInWorker } from '@toolshed/plugin-sdk';
+import { answerOf, answerTooLarge, type Answer } from './answer.js';
+import type { ByteBudget } from './byte-budget.js';
+import type { CompositeOperation, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
+import type { Config } from './config.js';
+import { OPERATION_TIMEOUT, operationTimeout, runOnPool, withinDeadline } from './deadline.js';
+import { HandlerContext } from './handler-context.js';
+import { AnswerLedger } from './held-answers.js';
+import { BODY_LIMIT, parseJsonObject } from './json-body.js';
+import type { Logger } from './logger.js';
+import type { ManifestData } from './manifest-data.js';
+import { catalogOf } from './catalog.js';
+import type { PluginWorkers } from './plugin-workers.js';
+import type { WorkerPool } from './pool/worker-pool.js';
+import { budgetSpent, payloadTooLarge, unknownOperation } from './refusals.js';
+import type { ContainedOperation, HostedOperation, Registry } from './registry.js';
+import type { EventLoopWatchdog } from './watchdog.js';
+
+export interface ExecutorOptions {
+  readonly registry: Registry;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly watchdog: EventLoopWatchdog;
+  /** The host's pool (left out where operations are only listed, not run). */
+  readonly pool?: WorkerPool;
+  /** The contained plugins' own pools (left out where operations are only listed, not run). */
+  readonly pluginWorkers?: PluginWorkers;
+  /** Answers produced and not yet delivered: a large request waits for none, it is refused while they fill it. */
+  readonly answers?: ByteBudget;
+  readonly bodyLimit?: number;
+  readonly now?: () => Date;
+  /** Made once the plugins' operations are known, from the catalog of those (the composition root's recipes). */
+  readonly composites?: (operations: Executor) => readonly CompositeOperation[];
+}
+
+/** A table entry: what the executor runs for a name. */
+type Entry =
+  | { readonly kind: 'plugin'; readonly info: OperationInfo; readonly registered: HostedOperation | ContainedOperation }
+  | { readonly kind: 'composite'; readonly info: OperationInfo; readonly composite: CompositeOperation };
+
+/** Where a listed OperationInfo keeps its entry, so a door that resolved an operation once (a route) hands it back without a lookup. */
+const ENTRY = Symbol('entry');
+type Listed = OperationInfo & { [ENTRY]?: Entry };
+
+function listed(entry: Entry): Entry {
+  Object.defineProperty(entry.info, ENTRY, { value: entry });
+  return entry;
+}
+
+function infoOf(registered: HostedOperation | ContainedOperation, plugin: ManifestData | undefined): OperationInfo {
+  const { operation } = registered;
+  const { definition } = operation;
+  return {
+    id: operation.id,
+    name: `${operation.group}/${operation.name}`,
+    group: operation.group,
+    groupSummary: plugin?.summary,
+    groupTitle: plugin?.title,
+    groupCategory: plugin?.category,
+    groupKeywords: plugin?.keywords,
+    offload: registered.placement === 'host' ? registered.offload : 'always',
+    operation: operation.name,
+    summary: definition.summary,
+    description: definition.description,
+    requestSchema: operation.requestSchema,
+    responseSchema: operation.responseSchema,
+    examples: definition.examples,
+    errors: registered.errors,
+    upstream: definition.upstream === true,
+    definition,
+  };
+}
+
+const offloadModule = new URL('./offload.js', import.meta.url);
+
+export function createExecutor(options: ExecutorOptions): Executor {
+  const { registry, config, logger, watchdog, pool, pluginWorkers, answers } = options;
+  const now = options.now ?? (() => new Date());
+  const bodyLimit = options.bodyLimit ?? BODY_LIMIT;
+  const maxAnswerBytes = config.server.maxAnswerBytes;
+  const manifests = new Map(registry.plugins.map((plugin) => [plugin.group, plugin]));
+  const table = new Map<string, Entry>();
+  for (const registered of registry.operations.values()) {
+    const info = infoOf(registered, manifests.get(registered.operation.group));
+    table.set(info.name, listed({ kind: 'plugin', info, registered }));
+  }
+  const pluginCatalog = catalogOf([...table.values()].map((entry) => entry.info));
+  const hostPool = (): WorkerPool => {
+    if (pool === undefined) throw new Error('This executor lists operations and runs none');
+    return pool;
+  };
+  /** A handler's `context.runInWorker`: the host's pool. */
+  const runInWorker: RunInWorker = (module, exportName, args, jobOptions) => hostPool().run(module, exportName, args, jobOptions);
+
+  /** Runs on the main thread, within the deadline, timing its synchronous parts. */
+  async function runHere(registered: HostedOperation, input: unknown, request: RunRequest, deadlineMs: number): Promise<string> {
+    const running = watchdog.begin(registered.operation.id, request.requestId ?? '');
+    try {
+      const context = new HandlerContext(request.caller, registered.config, now, runInWorker);
+      const pending = watchdog.timed(running, () => registered.operation.run(input, context));
+      const result = await withinDeadline(pending, deadlineMs, () => operationTimeout(registered.operation.id, deadlineMs), () => context.expire());
+      return watchdog.timed(running, () => JSON.stringify(result));
+    } finally {
+      watchdog.done(running);
+    }
+  }
+
+  async function runOffloaded(registered: HostedOperation | ContainedOperation, bytes: Uint8Array, request: RunRequest, deadlineMs: number): Promise<Uint8Array> {
+    // While the answers being sent already fill their budget, a large request is refused before its work, not after.
+    if (answers !== undefined && answers.inUse >= answers.limit) throw budgetSpent('sending');
+    // Move the bytes into the worker; copy first when the buffer is shared with others (a pooled slab).
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes);
+    const jobOptions = { requestBudgetMs: config.workers.requestBudgetMs, deadlineMs, signal: request.caller?.gone() };
+    if (registered.placement === 'host') return runOnPool(registered, own, { ...jobOptions, bulk: true, pool: hostPool() });
+    // A contained plugin's small request is no bulk job: it must not wait behind its large ones.
+    const group = registered.operation.group;
+    if (pluginWorkers === undefined) throw new Error(`${group} is contained, and this executor has no plugin workers`);
+    const share = pluginWorkers.pool(group);
+    try {
+      return await runOnPool(registered, own, { ...jobOptions, bulk: bytes.byteLength > config.workers.offloadBytes, pool: share });
+    } catch (error) {
+      // The operator's way to the plugin whose share is full: which plugin, why; never the body.
+      if (error instanceof ServerBusyError) {
+        const { workers: threads, maxQueue } = share.options;
+        const reason = share.stats().queued >= maxQueue ? 'queue full' : 'waited past half its deadline';
+        logger.warn({ plugin: group, operation: registered.operation.id, requestId: request.requestId ?? '', reason, threads, maxQueue }, 'plugin workers busy');
+      }
+      throw error;
+    }
+  }
+
+  async function runPlugin(registered: HostedOperation | ContainedOperation, request: RunRequest): Promise<Answer> {
+    const deadlineMs = request.deadlineMs === undefined ? registered.deadlineMs : Math.min(registered.deadlineMs, request.deadlineMs);
+    let bytes = request.bytes;
+    let input: unknown;
+    if (bytes === undefined) {
+      // A value is serialized once: its size decides where it runs and is held to the body cap.
+      input = request.body ?? {};
+      bytes = Buffer.from(JSON.stringify(input));
+      if (bytes.byteLength > bodyLimit) throw payloadTooLarge(bodyLimit);
+    }
+    // A contained plugin has no handler on this thread to run: its every request goes to its own workers.
+    const offload =
+      registered.placement === 'own-workers' || registered.offload === 'always' || (registered.offload === 'auto' && bytes.byteLength > registered.offloadBytes);
+    try {
+      if (offload) return answerOf(await runOffloaded(registered, bytes, request, deadlineMs), maxAnswerBytes);
+      return answerOf(await runHere(registered as HostedOperation, input ?? parseJsonObject(bytes), request, deadlineMs), maxAnswerBytes);
+    } catch (error) {
+      // The operator's way to the culprit: which operation, which request; never the body.
+      if (isToolshedError(error) && error.code === OPERATION_TIMEOUT) {
+        logger.warn({ operation: registered.operation.id, requestId: request.requestId ?? '', deadlineMs, pool: offload }, 'operation deadline passed');
+      }
+      throw error;
+    }
+  }
+
+  async function runComposite(composite: CompositeOperation, info: OperationInfo, request: RunRequest): Promise<Answer> {
+    const { bytes } = request;
+    const { check } = composite;
+    let body: unknown;
+    if (bytes === undefined || bytes.byteLength <= config.workers.offloadBytes) {
+      // Timed under the composite's own name: a block here is the composite's, not a step's.
+      const running = watchdog.begin(info.id, request.requestId ?? '');
+      try {
+        body = watchdog.timed(running, () => {
+          const parsed = bytes === undefined ? (request.body ?? {}) : parseJsonObject(bytes);
+          return check === undefined ? parsed : check.here(parsed, pluginCatalog);
+        });
+      } finally {
+        watchdog.done(running);
+      }
+    } else {
+      // A large body is parsed and checked on the pool: the main thread only moves its bytes.
+      const deadlineMs = Math.min(config.workers.requestBudgetMs, request.deadlineMs ?? Number.POSITIVE_INFINITY);
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes);
+      const [job, args] = check === undefined ? ['parseJson', [own]] : ['checkComposite', [own, check.module.href, check.exportName, catalogData()]];
+      const running = watchdog.begin(info.id, request.requestId ?? '');
+      try {
+        body = await hostPool().run(offloadModule, job, args, { deadlineMs, signal: request.caller?.gone(), transfer: [own.buffer as ArrayBuffer], bulk: true });
+      } catch (error) {
+        throw workerRefusal(error, {
+          timeout: () => new UnprocessableError('input_too_complex', `The input needs more than ${deadlineMs} ms of work`),
+          crashed: () => new UnprocessableError('input_too_complex', 'The input needs more memory than one request may use'),
+        });
+      } finally {
+        watchdog.done(running);
+      }
+    }
+    const held = new AnswerLedger(answers, maxAnswerBytes);
+    try {
+      const answer = await composite.run(body, { caller: request.caller, requestId: request.requestId, deadlineMs: request.deadlineMs, held }, pluginOperations);
+      if (answer.bytes > maxAnswerBytes) throw answerTooLarge(answer.bytes, maxAnswerBytes);
+      return answer;
+    } finally {
+      held.close();
+    }
+  }
+
+  let shared: { key: string; buffer: SharedArrayBuffer } | undefined;
+  /** The plugins' operations as data a pool worker reads once (kernel/host/offload.ts): shared, so a large request copies none of it. */
+  function catalogData(): { key: string; buffer: SharedArrayBuffer } {
+    if (shared === undefined) {
+      const json = Buffer.from(JSON.stringify(pluginCatalog.operations()));
+      const buffer = new SharedArrayBuffer(json.byteLength);
+      json.copy(Buffer.from(buffer));
+      shared = { key: `${process.pid}:${performance.timeOrigin}:${Math.random()}`, buffer };
+    }
+    return shared;
+  }
+
+  /** An executor over all operations, or over the plugins' only (a composite's steps). */
+  function executorOf(within: OperationCatalog): Executor {
+    const pluginsOnly = within === pluginCatalog;
+    return {
+      ...within,
+      run(request) {
+        const { operation } = request;
+        const entry = typeof operation === 'string' ? table.get(operation) : ((operation as Listed)[ENTRY] ?? table.get(operation.name));
+        if (entry === undefined || (pluginsOnly && entry.kind === 'composite')) {
+          const name = typeof operation === 'string' ? operation : operation.name;
+          throw unknownOperation(name, within.nearest(name));
+        }
+        return entry.kind === 'plugin' ? runPlugin(entry.registered, request) : runComposite(entry.composite, entry.info, request);
+      },
+    };
+  }
+
+  const pluginOperations = executorOf(pluginCatalog);
+  const composites = options.composites?.(pluginOperations) ?? [];
+  for (const composite of composites) {
+    const info: OperationInfo = { ...composite.info, composite: true };
+    if (table.has(info.name)) throw new Error(`The composite operation ${info.name} is served already`);
+    table.set(info.name, listed({ kind: 'composite', info, composite }));
+  }
+  return executorOf(catalogOf([...table.values()].map((entry) => entry.info)));
+}

@@ -1,0 +1,111 @@
+/**
+ * The host: what runs operations for every front door, with or without a transport — its worker
+ * pool sized from the configuration, the contained plugins' own workers, the plugins warmed, the
+ * event-loop watchdog, the byte budget of answers and the executor. `toolshed call` and MCP over
+ * stdio open one; the HTTP service opens one beside its server.
+ */
+import type { RunInWorker } from '@toolshed/plugin-sdk';
+import { ByteBudget } from './byte-budget.js';
+import type { HostExtensions } from './composite.js';
+import type { Config } from './config.js';
+import { createExecutor, type Executor } from './executor.js';
+import { BODY_LIMIT } from './json-body.js';
+import { describeFailure, type Logger } from './logger.js';
+import { PluginWorkers } from './plugin-workers.js';
+import { WorkerPool, type WorkerPoolStats } from './pool/worker-pool.js';
+import type { Registry } from './registry.js';
+import { startWarmUp } from './warm-up.js';
+import { EventLoopWatchdog } from './watchdog.js';
+
+export interface Host {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly registry: Registry;
+  readonly executor: Executor;
+  readonly watchdog: EventLoopWatchdog;
+  /** Answers produced and not yet delivered (`server.sendingBytes`): a door takes an answer's bytes until it is written. */
+  readonly answers: ByteBudget;
+  /** The body cap in bytes: the contract's 10 MiB unless a test lowers it. */
+  readonly bodyLimit: number;
+  /** The host's worker threads, for a door's own heavy work (parsing a large message). */
+  readonly runInWorker: RunInWorker;
+  /** The worker pool's counters (for /metrics and tests). */
+  poolStats(): WorkerPoolStats;
+  /** Each contained plugin's own pool, by group. */
+  readonly pluginWorkers: PluginWorkers;
+  /** Starts one pool worker in the background (once the service listens); settles when it is up. */
+  warmUp(): Promise<void>;
+  /** Closes the plugins (bounded by `server.shutdownTimeoutMs`) and ends the worker pools. */
+  close(): Promise<void>;
+}
+
+export interface HostOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly registry: Registry;
+  /** Body cap in bytes (the contract's 10 MiB unless a test lowers it). */
+  readonly bodyLimit?: number;
+  /** Where a contained plugin's listed variables are copied from (`plugins.env`); the process's by default. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** What the composition root adds: composite operations (kernel/host/composite.ts). */
+  readonly extensions?: HostExtensions;
+}
+
+/**
+ * The executor of the registry's operations and the extensions' composites, running nothing:
+ * `toolshed config check` and `toolshed openapi` use it to see what would be served. Throws the
+ * extensions' ConfigError when their configuration is broken.
+ */
+export function listingExecutor(config: Config, registry: Registry, logger: Logger, extensions?: HostExtensions): Executor {
+  return createExecutor({ registry, config, logger, watchdog: new EventLoopWatchdog(config.watchdog.blockedMs, logger), composites: composer(config, extensions) });
+}
+
+function composer(config: Config, extensions: HostExtensions | undefined): ((operations: Executor) => ReturnType<NonNullable<HostExtensions['composites']>>) | undefined {
+  const make = extensions?.composites;
+  return make === undefined ? undefined : (operations) => make(operations, config);
+}
+
+export async function openHost(options: HostOptions): Promise<Host> {
+  const { config, logger, registry } = options;
+  const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
+  const contained = new Set([...registry.operations.values()].filter((entry) => entry.placement === 'own-workers').map((entry) => entry.operation.group));
+  const watchdog = new EventLoopWatchdog(config.watchdog.blockedMs, logger);
+  const answers = new ByteBudget(config.server.sendingBytes);
+  const bodyLimit = options.bodyLimit ?? BODY_LIMIT;
+  // Made before any worker starts: a broken extension configuration stops the start with nothing to close.
+  const pool = new WorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
+  const pluginWorkers = new PluginWorkers(config, [...contained], options.env);
+  let executor: Executor;
+  try {
+    executor = createExecutor({ registry, config, logger, watchdog, pool, pluginWorkers, answers, bodyLimit, composites: composer(config, options.extensions) });
+  } catch (error) {
+    await Promise.all([pool.close(), pluginWorkers.close()]);
+    throw error;
+  }
+  const warming = performance.now();
+  // Only what is imported here is warmed here; a contained plugin warms in each of its own workers.
+  for (const plugin of registry.hosted) await plugin.warm?.();
+  logger.info({ plugins: registry.hosted.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');
+  return {
+    config,
+    logger,
+    registry,
+    executor,
+    watchdog,
+    answers,
+    bodyLimit,
+    runInWorker: (module, exportName, args, jobOptions) => pool.run(module, exportName, args, jobOptions),
+    poolStats: () => pool.stats(),
+    pluginWorkers,
+    warmUp: () => startWarmUp(pool, logger),
+    async close() {
+      watchdog.stop();
+      // A plugin whose close() hangs must not hold the exit past the shutdown timeout.
+      const closing = Promise.all([...registry.hosted.map(async (plugin) => plugin.close?.()), pool.close(), pluginWorkers.close()]);
+      let giveUp: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<void>((resolve) => (giveUp = setTimeout(resolve, config.server.shutdownTimeoutMs)));
+      await Promise.race([closing.catch((error: unknown) => logger.error({ error: describeFailure(error) }, 'a plugin failed to close')), timedOut]);
+      clearTimeout(giveUp);
+    },
+  };
+}

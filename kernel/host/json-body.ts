@@ -1,0 +1,50 @@
+/**
+ * The API's rules for a JSON body, wherever it arrives (HTTP, MCP, a pool worker): UTF-8, not
+ * empty, at most {@link MAX_BODY_DEPTH} levels deep, a JSON object; a syntax error is told by its
+ * line and column, never by quoting the body. Refusals are the SDK's 400 `invalid_json`.
+ */
+import { ToolshedError } from '@toolshed/plugin-sdk';
+import { depthExceededAt, findJsonSyntaxProblem, positionOf } from './json-syntax.js';
+
+/** The contract's body cap: 10 MiB. */
+export const BODY_LIMIT = 10 * 1024 * 1024;
+
+/** Deepest nesting of a body; no operation's schema comes near it (the deepest nests 3 levels). */
+export const MAX_BODY_DEPTH = 64;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Nothing but JSON's own whitespace (RFC 8259 §2). */
+const blank = /^[ \t\n\r]*$/;
+
+const invalidJson = (message: string): ToolshedError => new ToolshedError(400, 'invalid_json', message);
+
+/** What an empty or blank body is told: the contract's body is a JSON object, and nothing is not one. */
+export const EMPTY_BODY_MESSAGE = 'The request body is empty; send a JSON object, {} when the operation needs no field';
+
+/** Parses the bytes as a JSON object. */
+export function parseJsonObject(bytes: Uint8Array): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw invalidJson('The request body is not valid UTF-8');
+  }
+  if (blank.test(text)) throw invalidJson(EMPTY_BODY_MESSAGE);
+  const deep = depthExceededAt(text, MAX_BODY_DEPTH);
+  if (deep !== -1) {
+    const { line, column } = positionOf(text, deep);
+    throw invalidJson(`The request body nests deeper than ${MAX_BODY_DEPTH} levels at line ${line}, column ${column}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const problem = findJsonSyntaxProblem(text);
+    const where = problem ? `: ${problem.reason} at line ${problem.line}, column ${problem.column}` : '';
+    throw invalidJson(`The request body is not valid JSON${where}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidJson('The request body must be a JSON object');
+  }
+  return value;
+}

@@ -1,0 +1,46 @@
+/**
+ * A plugin's manifest as data: everything but its functions (handlers, `warm`, `close`). This is
+ * what the main thread holds of a contained plugin, whose module is imported in workers only
+ * (kernel/host/manifest-probe.ts): schemas, examples, errors, summaries, `io`, `recognizers` and every
+ * other data field, enough for the registry, the OpenAPI document, MCP and the tool pages.
+ */
+import type { OperationDefinition, Plugin } from '@toolshed/plugin-sdk';
+
+/** One operation's definition without its handler. */
+export type OperationData = Omit<OperationDefinition, 'handler'>;
+
+/** A manifest without its functions. A {@link Plugin} is one too (it has more). */
+export type ManifestData = Omit<Plugin, 'warm' | 'close' | 'operations'> & { readonly operations: Readonly<Record<string, OperationData>> };
+
+/**
+ * `value` with every function left out, at any depth, so that it survives a structured clone:
+ * plain objects and arrays are copied, anything else is kept as it is (a RegExp pattern clones).
+ * Runs in the worker that imported the plugin. An object shared by two fields (one schema used by
+ * two operations) is copied twice; a cycle is cut where it closes.
+ */
+export function withoutFunctions(value: unknown, ancestors = new Set<object>()): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (ancestors.has(value)) return undefined;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return value;
+  ancestors.add(value);
+  const copy = Array.isArray(value)
+    ? value.map((item: unknown) => (typeof item === 'function' ? undefined : withoutFunctions(item, ancestors)))
+    : Object.fromEntries(Object.entries(value).filter(([, item]) => typeof item !== 'function').map(([key, item]) => [key, withoutFunctions(item, ancestors)]));
+  ancestors.delete(value);
+  return copy;
+}
+
+/**
+ * `data` dressed as a manifest for the SDK's checks, each handler a stand-in that is never called
+ * (the main thread re-checks what a contained plugin's worker sent, with its own copy of the rules).
+ */
+export function asCheckable(data: unknown): unknown {
+  const operations = (data as { operations?: unknown } | null)?.operations;
+  if (typeof operations !== 'object' || operations === null) return data;
+  const standIn = (): never => {
+    throw new Error('a contained plugin runs in its own workers only');
+  };
+  const dressed = Object.fromEntries(Object.entries(operations).map(([name, operation]) => [name, typeof operation === 'object' ? { ...operation, handler: standIn } : operation]));
+  return { ...(data as object), operations: dressed };
+}

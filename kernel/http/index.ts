@@ -1,0 +1,11 @@
+/**
+ * The HTTP door's one entry module: what the composition root and a door that answers over HTTP
+ * (MCP at /mcp) may use of it. The layer rule refuses an import of any other file under
+ * kernel/http/ from outside it.
+ */
+export { digestApiKey, generateApiKey, KEY_PREFIX } from './api-keys.js';
+export { HttpError } from './http-error.js';
+export type { HttpBodies } from './http-body.js';
+export { buildOpenApiDocument } from './openapi.js';
+export { startService, type DoorKit, type RunningService, type StartOptions } from './server.js';
+export { JSON_TYPE, type DoorRoute, type FrontDoor, type KernelContext, type KernelMiddleware } from './types.js';

@@ -1,0 +1,79 @@
+/**
+ * The outermost middleware: sets the headers every answer carries, translates every error into the
+ * contract's JSON error body, and writes the one access-log line of the request.
+ */
+import { isToolshedError } from '@toolshed/plugin-sdk';
+import { accessLogger } from '../access-log.js';
+import { errorObject, logFailure, type Logger } from '../../host/index.js';
+import { lingerBeforeClose } from '../linger.js';
+import { JSON_TYPE, type KernelContext, type KernelMiddleware } from '../types.js';
+
+const exposedHeaders = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id';
+
+function translate(ctx: KernelContext, error: unknown, logger: Logger): void {
+  if (isToolshedError(error)) {
+    ctx.status = error.status;
+    const headers = (error as { headers?: unknown }).headers;
+    if (typeof headers === 'object' && headers !== null) ctx.set(headers as Record<string, string>);
+    ctx.body = JSON.stringify({ error: errorObject(error) });
+  } else {
+    ctx.status = 500;
+    ctx.body = JSON.stringify({ error: { code: 'internal_error', message: 'An internal error occurred; the request id identifies it in the log' } });
+    logFailure(logger, ctx.state.requestId, ctx.state.route?.operation?.id, error);
+  }
+  ctx.res.setHeader('Content-Type', JSON_TYPE);
+}
+
+/** Paths are logged up to this many characters. */
+const MAX_LOGGED_PATH = 200;
+
+/**
+ * The path as the access line gives it: whole for a path the service answered (a page, a probe),
+ * only its first segment for one it refused, since an unknown path is the client's own text and may
+ * hold data (`/v1/<a token>` is a 404 too).
+ */
+function loggedPath(path: string, status: number): string {
+  if (status < 400) return path.slice(0, MAX_LOGGED_PATH);
+  const second = path.indexOf('/', 1);
+  return second === -1 || second === path.length - 1 ? path.slice(0, Math.min(path.length, 32)) : `${path.slice(0, Math.min(second, 32))}/…`;
+}
+/**
+ * The status logged for a request whose connection closed before any answer was sent (by the
+ * client, or by the service at server.shutdownTimeoutMs): nginx's 499, since no status was sent.
+ */
+export const CLOSED_BEFORE_ANSWER = 499;
+
+const closedBeforeAnswer = (ctx: KernelContext): boolean => ctx.req.socket.destroyed && !ctx.res.headersSent;
+
+export function errors(logger: Logger): KernelMiddleware {
+  const writeAccessLine = accessLogger(logger);
+  return async function errorsAndAccessLog(ctx, next) {
+    const started = performance.now();
+    // Read now: once the socket is closed (a request cut at server.shutdownTimeoutMs) it has no address.
+    const ip = ctx.ip;
+    const res = ctx.res;
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', exposedHeaders);
+    try {
+      await next();
+    } catch (error) {
+      translate(ctx, error, logger);
+      // An answer that closes the connection mid-body (413, 503) reads the rest first.
+      if (ctx.response.get('Connection') === 'close') lingerBeforeClose(ctx.req);
+    }
+    const operation = ctx.state.route?.operation?.id;
+    writeAccessLine({
+      requestId: ctx.state.requestId,
+      operation,
+      method: ctx.method,
+      // A request without an operation is told apart by its path (the query is left out: it may hold data).
+      path: operation === undefined ? loggedPath(ctx.path, ctx.status) : undefined,
+      status: closedBeforeAnswer(ctx) ? CLOSED_BEFORE_ANSWER : ctx.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      ip,
+      key: ctx.state.apiKey,
+    });
+  };
+}

@@ -1,0 +1,54 @@
+/** The state the HTTP door's middleware shares on `ctx.state`, and what a front door plugs in. */
+import type { Middleware, ParameterizedContext } from 'koa';
+import type { Caller, OperationInfo } from '../host/index.js';
+
+/** A path the HTTP door answers. */
+export interface Route {
+  /** The one method it accepts (HEAD is allowed with GET). */
+  readonly method: 'GET' | 'POST';
+  /** Public routes (health) skip authentication and rate limiting. */
+  readonly public: boolean;
+  /** The operation behind a POST route, as the executor listed it: handed back to `run` as it is. */
+  readonly operation?: OperationInfo;
+  /** The precomputed JSON answer of a GET route. */
+  readonly json?: string;
+  /** A front door's own answer, after authentication, the rate limit and the method check. */
+  readonly respond?: (ctx: KernelContext) => Promise<void>;
+}
+
+export interface KernelState {
+  requestId: string;
+  /** The configured name of the request's API key; undefined for anonymous requests. */
+  apiKey?: string;
+  route?: Route;
+  /** Set when the Authorization header is present but not a configured key; answered after the rate limit. */
+  authFailure?: Error;
+  /** What the rate limit counted this request under (`ip:…`, `key:…`) and its limit: what `charge` counts more against. */
+  limitKey?: string;
+  limitMax?: number;
+}
+
+/** Every request's context is also the executor's Caller: `gone()` and `charge()` live on Koa's context prototype (kernel/http/caller.ts). */
+export type KernelContext = ParameterizedContext<KernelState, Caller>;
+export type KernelMiddleware = Middleware<KernelState, Caller>;
+
+/** The media type of every answer with a body. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A front door's path, answered behind the HTTP door's checks like an operation's. */
+export interface DoorRoute {
+  readonly path: string;
+  readonly method: 'GET' | 'POST';
+  readonly respond: (ctx: KernelContext) => Promise<void>;
+}
+
+/**
+ * What a front door plugs into the HTTP service; the composition root (service/) gives the HTTP
+ * door a list of them, so it never imports one.
+ */
+export interface FrontDoor {
+  /** Answers before authentication and the rate limit (the browser pages): calls `next()` for anything else. */
+  readonly pages?: KernelMiddleware;
+  /** Paths answered after authentication, the rate limit and the method check. */
+  readonly routes?: readonly DoorRoute[];
+}

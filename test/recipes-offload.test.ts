@@ -1,0 +1,74 @@
+// Composite operations hold to the same rule as a plugin's (issue 44): over workers.offloadBytes,
+// a recipe's body is parsed and checked on the pool, identify's parsed there, and the main thread
+// only moves their bytes; a recipe holds only what a later step reads, counted against its cap.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { builtinPluginDir } from '../kernel/host/index.js';
+import { send } from './support/http.js';
+import { startTestService, type TestService } from './support/service.js';
+
+let service: TestService;
+before(async () => {
+  service = await startTestService({ workers: { offloadBytes: 1024 }, server: { maxAnswerBytes: 64 * 1024 } }, { builtinDir: builtinPluginDir });
+});
+after(() => service.stop());
+
+type ErrorBody = { error: { code: string; message: string; details?: { path: string; message: string }[] } };
+const completed = (): number => service.host.poolStats().completed;
+
+describe('a large recipe', () => {
+  it('is parsed and checked on the pool: one job, and its steps (small, linear) stay here', async () => {
+    const input = 'a'.repeat(4096);
+    const before = completed();
+    const answer = await send(service.url, '/v1/recipes/run', { body: { input, steps: [{ operation: 'base64/encode' }, { operation: 'base64/decode' }] } });
+    assert.equal(answer.status, 200, answer.text.slice(0, 300));
+    assert.deepEqual(answer.json, { result: { text: input } });
+    assert.equal(completed() - before, 1, 'the check ran on the pool, the two steps here');
+  });
+
+  it('is refused by the check on the pool as on the main thread: 400 naming every place, nothing run', async () => {
+    const steps = [{ operation: 'base64/encod' }, { operation: 'base64/decode', body: { base64: 'b'.repeat(2048), extra: true } }];
+    const small = await send(service.url, '/v1/recipes/run', { body: { input: 'x', steps: steps.map((step) => ({ operation: step.operation })) } });
+    const before = completed();
+    const large = await send(service.url, '/v1/recipes/run', { body: { input: 'x', steps } });
+    // A refusal is no completed job: nothing ran but the check.
+    assert.equal(completed() - before, 0);
+    assert.equal(large.status, 400, large.text.slice(0, 300));
+    const details = (large.json as ErrorBody).error.details!;
+    assert.deepEqual(details[0], (small.json as ErrorBody).error.details![0]);
+    assert.deepEqual(details, [
+      { path: '/steps/0/operation', message: 'is not an operation; did you mean "base64/encode"?' },
+      { path: '/steps/1/body/extra', message: 'is not an allowed property' },
+    ]);
+  });
+});
+
+describe('a large identify body', () => {
+  it('is parsed on the pool', async () => {
+    const before = completed();
+    const answer = await send(service.url, '/v1/recipes/identify', { body: { input: 'word '.repeat(400) } });
+    assert.equal(answer.status, 200, answer.text.slice(0, 300));
+    assert.ok(completed() - before >= 1);
+  });
+});
+
+describe('what a recipe holds', () => {
+  // text-converter/encode as binary with a separator of ten U+0001: each input byte becomes 8 digits and
+  // 10 escaped separators (68 bytes of JSON), the amplifying step of issue 44's attack.
+  const amplify = { operation: 'text-converter/encode', body: { text: { $from: '/input' }, format: 'binary', separator: '\u0001'.repeat(10) } };
+
+  it('refuses thirty amplifying steps kept together: 422 output_too_large at the step that passes the cap, naming it', async () => {
+    const answer = await send(service.url, '/v1/recipes/run', { body: { input: 'x'.repeat(300), keep: 'all', steps: Array.from({ length: 30 }, () => amplify) } });
+    assert.equal(answer.status, 422, answer.text.slice(0, 300));
+    const { code, message, details } = (answer.json as ErrorBody).error;
+    assert.equal(code, 'output_too_large');
+    assert.match(message, /^Step \d+ \(text-converter\/encode\) failed: The answers held at once would be \d+ bytes; at most 65536 may be$/);
+    assert.match(details![0]!.path, /^\/steps\/\d+$/);
+  });
+
+  it('runs the same thirty steps keeping the last: each answer no later step reads is dropped at once', async () => {
+    const answer = await send(service.url, '/v1/recipes/run', { body: { input: 'x'.repeat(300), steps: Array.from({ length: 30 }, () => amplify) } });
+    assert.equal(answer.status, 200, answer.text.slice(0, 300));
+    assert.equal(service.host.answers.inUse, 0, 'everything held is given back');
+  });
+});
