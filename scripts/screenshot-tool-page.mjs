@@ -6,8 +6,7 @@
 // Usage: node scripts/screenshot-tool-page.mjs [page path, default /tools/qr-code-generator/create]
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { defaultsFile, loadConfig } from '../dist/kernel/config.js';
-import { createLogger } from '../dist/kernel/logger.js';
+import { createLogger, defaultsFile, loadConfig } from '../dist/kernel/host/index.js';
 import { startToolshed } from '../dist/service/compose.js';
 
 const page = process.argv[2] ?? '/tools/qr-code-generator/create';
