@@ -70,6 +70,13 @@ describe('recipes in the tool pages', () => {
     assert.deepEqual(answer.payload, PAYLOAD);
   });
 
+  it('names what no tool here reads (an IPv6 address) with identify\'s note, and offers nothing to open', async () => {
+    const { titles, links } = await identify('2001:db8::1', 'keys');
+    assert.deepEqual(titles, ['IPv6 address']);
+    assert.deepEqual(links, []);
+    assert.match(await session.page.locator('#identify-results .candidate .preview').innerText(), /^No tool here reads it/);
+  });
+
   it('names a Base64-wrapped JWT as two layers and opens the recipe page, which runs it', async () => {
     const { titles, links } = await identify(WRAPPED, 'paste');
     assert.equal(titles[0], 'Base64 → JSON Web Token');
