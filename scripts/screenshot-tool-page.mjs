@@ -6,8 +6,7 @@
 // Usage: node scripts/screenshot-tool-page.mjs [page path, default /tools/qr-code-generator/create]
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { defaultsFile, loadConfig } from '../dist/kernel/config.js';
-import { createLogger } from '../dist/kernel/logger.js';
+import { createLogger, defaultsFile, loadConfig } from '../dist/kernel/host/index.js';
 import { startToolshed } from '../dist/service/compose.js';
 
 const page = process.argv[2] ?? '/tools/qr-code-generator/create';
@@ -30,7 +29,7 @@ try {
   }
   const list = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   await list.goto(`${service.url}/`);
-  await list.locator('section.category').first().waitFor();
+  await list.locator('.category').first().waitFor();
   await list.screenshot({ path: `${docs}tool-list.png` });
   await list.close();
   console.log('wrote docs/tool-list.png');

@@ -79,11 +79,14 @@ describe('body schema → form', () => {
     assert.deepEqual(algorithms.defaultValue, ['MD5', 'SHA-1', 'SHA-256', 'SHA-384', 'SHA-512']);
   });
 
-  it('gives an array of open values a list, and a union of scalar kinds a switch by kind', () => {
+  it('gives an array of open values a list, a number-or-text union one box, and a union of other scalar kinds a switch by kind', () => {
     const types = member(formOf(schemas(dns, 'lookup').body), 'types');
     assert.ok(types.kind === 'list' || types.kind === 'choices', types.kind);
+    // A number or a numeral: typed in one box; the page sends a number when the text is one the number branch takes.
     const roman = member(formOf({ type: 'object', required: ['value'], properties: { value: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }] } } }), 'value');
-    assert.deepEqual(roman.kind === 'union' && roman.branches.map((branch) => [branch.label, branch.field.kind]), [['number', 'number'], ['text', 'text']]);
+    assert.deepEqual(roman.kind === 'text' && [roman.required, roman.number], [true, { type: 'integer', minimum: 1 }]);
+    const either = member(formOf({ type: 'object', properties: { flag: { anyOf: [{ type: 'boolean' }, { type: 'string' }] } } }), 'flag');
+    assert.deepEqual(either.kind === 'union' && either.branches.map((branch) => [branch.label, branch.field.kind]), [['boolean', 'checkbox'], ['text', 'text']]);
     const list = member(formOf({ type: 'object', properties: { to: { type: 'array', items: { type: 'string' }, maxItems: 40 } } }), 'to');
     assert.deepEqual(list.kind === 'list' && [list.item.kind, list.item.pointer, list.maxItems], ['text', '/to/-', 40]);
   });
@@ -186,7 +189,7 @@ describe('OpenAPI document → catalog', () => {
     const tool = catalog.pages.get('/tools/word-tools/reverse')!;
     assert.equal(tool.reference, '/docs#/word-tools/word-tools.reverse');
     assert.deepEqual(tool.examples, [{ title: 'Hello', body: { word: 'hello' } }]);
-    assert.equal(tool.searchText, 'word tools reverse word-tools reverse reverse a word words word');
+    assert.deepEqual(tool.search, { page: '/tools/word-tools/reverse', label: 'Word tools: reverse', summary: 'Reverse a word', action: 'reverse Reverse', title: 'Word tools word-tools', keywords: 'word-tools/reverse', fields: 'word', about: 'Words' });
   });
 
   it('humanizes names for labels', () => {
@@ -223,7 +226,7 @@ describe('OpenAPI document → catalog', () => {
     assert.deepEqual(catalog.categories.map((category) => [category.name, category.groups.map((group) => group.title)]), [['Encoding', ['Base64 encoder']], ['Security', ['Hash generator']], ['Other tools', ['Greeting']]]);
     const tool = (page: string) => catalog.pages.get(page)!;
     assert.equal(tool('/tools/hash-generator/hash').title, 'Hash generator');
-    assert.match(tool('/tools/hash-generator/hash').searchText, /\bsha256\b/);
+    assert.match(tool('/tools/hash-generator/hash').search.keywords, /\bsha256\b/);
     // Live: no upstream (502), deterministic, not always offloaded.
     assert.deepEqual(['/tools/hash-generator/hash', '/tools/base64/encode', '/tools/base64/decode', '/tools/greeting/hello'].map((page) => tool(page).live), [true, false, false, false]);
     assert.deepEqual(catalog.disabledGroups, ['dns-lookup']);

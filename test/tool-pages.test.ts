@@ -36,7 +36,11 @@ describe('GET /', () => {
     assert.ok(expected.includes('/tools/greeting/hello') && expected.includes('/tools/qr-code-generator/create'), 'built-in and folder plugins are mounted');
     assert.deepEqual(links.sort(), expected.sort());
     assert.match(page.text, /<a href="\/docs">API reference<\/a>/);
-    assert.doesNotMatch(page.text, /<script>|<script type=|<style|style="|https?:\/\//, 'no inline script or style, nothing from elsewhere');
+    // The search's index is a data block (never executed; script-src 'self' holds): the rest of the page has no script or style of its own.
+    const index = /<script type="application\/json" id="search-index">([^<]*)<\/script>/.exec(page.text);
+    assert.ok(index, 'the search index');
+    assert.equal((JSON.parse(index[1]!) as unknown[]).length, expected.length, 'an entry per operation');
+    assert.doesNotMatch(page.text.replace(index[0], ''), /<script>|<script type=|<style|style="|https?:\/\//, 'no inline script or style, nothing from elsewhere');
     const loaded = [...page.text.matchAll(/(?:src|href)="(\/tools\/tool-pages\.[a-z]+)"/g)].map((match) => match[1]);
     assert.deepEqual(loaded, ['/tools/tool-pages.css', '/tools/tool-pages.js']);
   });

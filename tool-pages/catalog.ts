@@ -6,7 +6,8 @@
 import { PLUGIN_CATEGORIES } from '@toolshed/plugin-sdk';
 import { fieldNames } from './shared/fields.js';
 import type { Io } from './shared/recipes.js';
-import { humanize, isRecord, type Json, type Schema } from './shared/schema.js';
+import { humanize, isRecord, literalsOf, type Json, type Schema } from './shared/schema.js';
+import type { SearchEntry } from './shared/search.js';
 
 export interface ToolExample {
   readonly title: string;
@@ -34,14 +35,17 @@ export interface Tool {
   readonly examples: readonly ToolExample[];
   /**
    * True when the page answers as the person types: the operation calls no upstream (no 502 in
-   * its answers), gives the same answer for the same body (`x-deterministic`), and is not sent to
-   * the worker pool at any size (`x-offload` is not `always`). docs/decisions.md ("The tool pages as tools") states the rule.
+   * its answers), gives the same answer for the same body (`x-deterministic`) or one that changes
+   * with the clock alone (`x-reads-clock`), and is not sent to the worker pool at any size
+   * (`x-offload` is not `always`). docs/decisions.md ("The tool pages as tools") states the rule.
    */
   readonly live: boolean;
+  /** The answer changes with the clock and nothing else (`x-reads-clock`): cron's next runs, a token's status. */
+  readonly clock: boolean;
   /** The manifest's main fields (the document's `x-io`): how recipes wire this operation. */
   readonly io?: Io;
-  /** What the list page's search matches: title, names, summaries, keywords, every field name, lower case. */
-  readonly searchText: string;
+  /** What the list page's search ranks (tool-pages/shared/search.ts). */
+  readonly search: SearchEntry;
 }
 
 export interface ToolGroup {
@@ -80,6 +84,19 @@ const record = (value: unknown): Record<string, unknown> => (isRecord(value) ? v
 const jsonContent = (value: unknown): Record<string, unknown> => record(record(record(value).content)['application/json']);
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : []);
 
+/** The fixed string values a body may hold (enumerations), nested ones too: `temperature`, `wifi`, `SHA-256`. */
+function fixedValues(schema: Schema): string[] {
+  const found = new Set<string>();
+  const walk = (inner: Schema): void => {
+    for (const value of literalsOf(inner) ?? []) if (typeof value === 'string') found.add(value);
+    for (const property of Object.values(inner.properties ?? {})) walk(property);
+    if (inner.items) walk(inner.items);
+    for (const branch of inner.anyOf ?? inner.oneOf ?? []) walk(branch);
+  };
+  walk(schema);
+  return [...found];
+}
+
 interface Tag {
   readonly title: string;
   readonly summary?: string;
@@ -99,10 +116,20 @@ function toolOf(path: string, post: Record<string, unknown>, tag: Tag): Tool | u
   const summary = typeof post.summary === 'string' ? post.summary : '';
   const description = typeof post.description === 'string' ? post.description : undefined;
   const action = humanize(name);
-  const live = !('502' in record(post.responses)) && post['x-deterministic'] !== false && post['x-offload'] !== 'always';
+  const clock = post['x-reads-clock'] === true;
+  const live = !('502' in record(post.responses)) && (post['x-deterministic'] !== false || clock) && post['x-offload'] !== 'always';
   const declared = record(post['x-io']);
   const io = { ...(typeof declared.input === 'string' ? { input: declared.input } : {}), ...(typeof declared.output === 'string' ? { output: declared.output } : {}) };
-  const searchText = [tag.title, action, group, name, summary, tag.summary ?? '', ...tag.keywords, ...fieldNames(body)].join(' ').toLowerCase();
+  const search: SearchEntry = {
+    page: `/tools/${group}/${name}`,
+    label: `${tag.title}: ${action.toLowerCase()}`,
+    summary,
+    action: `${name} ${action}`,
+    title: `${tag.title} ${group}`,
+    keywords: [...tag.keywords, `${group}/${name}`].join(' '),
+    fields: [...fieldNames(body), ...fixedValues(body)].join(' '),
+    about: [tag.summary, description].filter(Boolean).join(' '),
+  };
   return {
     group,
     name,
@@ -117,8 +144,9 @@ function toolOf(path: string, post: Record<string, unknown>, tag: Tag): Tool | u
     response: record(jsonContent(record(post.responses)['200']).schema) as Schema,
     examples,
     live,
+    clock,
     ...(Object.keys(io).length > 0 ? { io } : {}),
-    searchText,
+    search,
   };
 }
 

@@ -43,7 +43,7 @@ ${main}
 
 const groupId = (group: string): string => `group-${escapeHtml(group)}`;
 
-const IDENTIFY_PAGE = '/tools/recipes/identify';
+export const IDENTIFY_PAGE = '/tools/recipes/identify';
 
 /** The list page's "what is this?" box: the script sends the input to identify and links each candidate to its tool or recipe. */
 function identifyBox(catalog: Catalog): string {
@@ -58,46 +58,56 @@ function identifyBox(catalog: Catalog): string {
 </section>`;
 }
 
-/** GET /: every tool under its category, with a search box the script focuses; favourites and recent tools are filled in by the script. */
+/**
+ * GET /: every tool under its category, with a search box the script focuses and ranks with (the
+ * index is a data block, tool-pages/shared/search.ts); favourites and recent tools are filled in by
+ * the script. The groups are plain boxes, not sections: a page of forty landmark regions is no
+ * map, so the landmarks are the bar, the search, "What is this?" and the kept tools.
+ */
 export function listPage(catalog: Catalog): string {
   const count = catalog.groups.reduce((sum, group) => sum + group.tools.length, 0);
-  const categories = catalog.categories.map((category, index) => {
+  const categories = catalog.categories.map((category) => {
     const groups = category.groups.map((group) => {
       const items = group.tools
-        .map((tool) => `<li data-search="${escapeHtml(tool.searchText)}"><a href="${escapeHtml(tool.page)}"><span class="op">${escapeHtml(tool.action)}</span> <span class="summary">${escapeHtml(tool.summary)}</span></a></li>`)
+        .map((tool) => `<li><a href="${escapeHtml(tool.page)}"><span class="op">${escapeHtml(tool.action)}</span> <span class="summary">${escapeHtml(tool.summary)}</span></a></li>`)
         .join('\n');
-      return `<section class="group" id="${groupId(group.name)}" aria-labelledby="heading-${escapeHtml(group.name)}" data-title="${escapeHtml(group.title)}">
-<h3 id="heading-${escapeHtml(group.name)}">${escapeHtml(group.title)}</h3>
+      return `<div class="group" id="${groupId(group.name)}">
+<h3>${escapeHtml(group.title)}</h3>
 <ul class="tools">
 ${items}
 </ul>
-</section>`;
+</div>`;
     });
-    return `<section class="category" aria-labelledby="category-${index}">
-<h2 id="category-${index}">${escapeHtml(category.name)}</h2>
+    return `<div class="category">
+<h2>${escapeHtml(category.name)}</h2>
 <div class="groups">
 ${groups.join('\n')}
 </div>
-</section>`;
+</div>`;
   });
+  const index = catalog.categories.flatMap((category) => category.groups.flatMap((group) => group.tools.map((tool) => tool.search)));
   return layout(
     'Toolshed tools',
     `<h1>Tools</h1>
 <p class="lead">${count} tools in ${catalog.groups.length} groups, each run by this service. Requests are processed in memory only and are neither stored nor logged.</p>
-<div class="search">
+<div class="search" role="search" aria-label="Tools">
 <label for="search">Search the tools</label>
-<input id="search" type="search" placeholder="jwt, sha256, epoch, cidr, hex…" autocomplete="off" spellcheck="false" aria-describedby="search-hint">
-<p id="search-hint" class="hint">Enter opens the first match.</p>
+<input id="search" type="search" placeholder="jwt, sha256, epoch, cidr, hex…" autocomplete="off" spellcheck="false" aria-describedby="search-hint" aria-controls="search-results">
+<p id="search-hint" class="hint">Best match first: ↑ and ↓ pick a result, Enter opens it.</p>
 <p id="search-status" role="status" aria-live="polite"></p>
+<ol id="search-results" class="results" aria-label="Matching tools, best first" hidden></ol>
 </div>
 ${catalog.pages.has(IDENTIFY_PAGE) ? identifyBox(catalog) : ''}
 <section id="kept" class="kept" aria-label="Your tools" hidden></section>
-${categories.join('\n')}`,
+<div id="all-tools">
+${categories.join('\n')}
+</div>
+<script type="application/json" id="search-index">${scriptJson(index)}</script>`,
   );
 }
 
-/** GET /tools/<group>/<operation>: the tool's frame; tool-pages.js builds the form inside #tool. */
-export function toolPage(tool: Tool, next: readonly StepChoice[] = []): string {
+/** GET /tools/<group>/<operation>: the tool's frame; tool-pages.js builds the form inside #tool. `identify`: identify's path, when the service has it. */
+export function toolPage(tool: Tool, next: readonly StepChoice[] = [], identify?: string): string {
   const description = tool.description ? `\n<details class="description"><summary>How it works</summary><p>${prose(tool.description)}</p></details>` : '';
   const data = {
     path: tool.path,
@@ -105,12 +115,14 @@ export function toolPage(tool: Tool, next: readonly StepChoice[] = []): string {
     name: `${tool.group}/${tool.name}`,
     title: `${tool.title}: ${tool.action.toLowerCase()}`,
     live: tool.live,
+    clock: tool.clock,
     body: tool.body,
     response: tool.response,
     examples: tool.examples,
     ...(tool.io ? { io: tool.io } : {}),
-    // The operations "send this answer to…" offers (recipe-data.ts).
+    // The operations "send this answer to…" offers (recipe-data.ts), and identify, which orders them.
     next,
+    ...(identify !== undefined && next.length > 0 ? { identify } : {}),
   };
   return layout(
     `${tool.title}: ${tool.action.toLowerCase()} · Toolshed`,

@@ -7,6 +7,7 @@
 import type { Catalog, Tool } from './catalog.js';
 import { fits, type Io, type LinkTarget } from './shared/recipes.js';
 import type { Json, Schema } from './shared/schema.js';
+import type { SearchEntry } from './shared/search.js';
 
 /** The page where recipes are built and run: the recipes/run operation's own page. */
 export const RECIPE_PAGE = '/tools/recipes/run';
@@ -22,9 +23,13 @@ export interface RecipeOperation extends StepChoice {
   readonly io?: Io;
   /** The body's top-level fields, required ones first: what the step's body may set. */
   readonly fields: readonly string[];
+  /** The body schema, which the step's form is made from (as on the tool's page). */
+  readonly body: Schema;
   /** The first example's body, its main input left out (the previous answer fills it). */
   readonly example?: Record<string, Json>;
   readonly response: Schema;
+  /** What the step search ranks, as the list page's search does. */
+  readonly search: SearchEntry;
 }
 
 /** What the recipe page's script gets. */
@@ -61,8 +66,10 @@ export function recipePageData(catalog: Catalog): RecipePageData {
         summary: tool.summary,
         ...(tool.io ? { io: tool.io } : {}),
         fields,
+        body: tool.body,
         ...(example && Object.keys(example).length > 0 ? { example } : {}),
         response: tool.response,
+        search: tool.search,
       };
     })
     .sort((a, b) => a.label.localeCompare(b.label, 'en'));

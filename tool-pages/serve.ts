@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Middleware } from 'koa';
 import { catalogOf } from './catalog.js';
 import type { Catalog, Tool } from './catalog.js';
-import { disabledPage, listPage, notFoundPage, recipePage, toolPage } from './html.js';
+import { disabledPage, IDENTIFY_PAGE, listPage, notFoundPage, recipePage, toolPage } from './html.js';
 import { nextSteps, RECIPE_PAGE, recipePageData } from './recipe-data.js';
 
 /** Where the pages live. */
@@ -48,8 +48,9 @@ function assetsOf(catalog: Catalog): ReadonlyMap<string, Asset> {
   ]);
   // Without the recipe runner (a kernel served alone) no page offers to send an answer on.
   const recipes = catalog.pages.get(RECIPE_PAGE);
+  const identify = catalog.pages.get(IDENTIFY_PAGE)?.path;
   for (const [page, tool] of catalog.pages) {
-    const html = tool === recipes ? recipePage(tool, recipePageData(catalog)) : toolPage(tool, recipes ? nextSteps(tool, catalog) : []);
+    const html = tool === recipes ? recipePage(tool, recipePageData(catalog)) : toolPage(tool, recipes ? nextSteps(tool, catalog) : [], identify);
     assets.set(page, { type: HTML, body: Buffer.from(html) });
   }
   return assets;

@@ -106,6 +106,7 @@ export function buildOpenApiDocument(operations: readonly OperationInfo[], versi
         responses,
         // For the tool pages: whether an answer may be shown as the person types (docs/decisions.md, "The tool pages as tools").
         'x-deterministic': definition.deterministic ?? definition.upstream !== true,
+        ...(definition.readsClock === true ? { 'x-reads-clock': true } : {}),
         'x-offload': operation.offload ?? 'auto',
       },
       // Every operation is POST only. Any other method is 405, stated once (info.description and

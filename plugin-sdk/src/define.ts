@@ -83,6 +83,13 @@ export interface OperationDefinition<Body extends TObject = TObject, Response ex
    */
   readonly deterministic?: boolean;
   /**
+   * True, with `deterministic: false`, when the clock (`context.now()`) is the only thing besides the
+   * body that changes the answer: no random values, no upstream. The tool pages then answer as the
+   * person types, as for a deterministic operation, and take an answer as out of date once a time it
+   * lists has passed.
+   */
+  readonly readsClock?: boolean;
+  /**
    * Where the kernel runs the request's work (parse, validate, handler, serialize). `auto` (the
    * default): on the shared worker pool when the body is larger than the operator's
    * `workers.offloadBytes`, else on the main thread. `always`: on the pool at any size (costly work
@@ -233,6 +240,7 @@ function operationProblems(name: string, operation: unknown, pluginCodes: unknow
   if (typeof operation.summary !== 'string' || operation.summary === '') problems.push(`${where}: summary is missing`);
   if (typeof operation.handler !== 'function') problems.push(`${where}: handler is not a function`);
   if (operation.deterministic !== undefined && typeof operation.deterministic !== 'boolean') problems.push(`${where}: deterministic must be true or false`);
+  if (operation.readsClock !== undefined && (operation.readsClock !== true || operation.deterministic !== false)) problems.push(`${where}: readsClock must be true, beside deterministic: false, or left out`);
   if (operation.offload !== undefined && !['auto', 'always', 'never'].includes(operation.offload as string)) {
     problems.push(`${where}: offload must be "auto", "always" or "never"`);
   }

@@ -178,6 +178,14 @@ describe('checkPlugin()', () => {
     ]);
   });
 
+  it('takes readsClock as true beside deterministic: false only', () => {
+    const operation = (fields: Record<string, unknown>) => ({ ...plugin.operations.upper, ...fields });
+    assert.deepEqual(checkPlugin({ ...plugin, operations: { a: operation({ deterministic: false, readsClock: true }), b: operation({ readsClock: true }), c: operation({ deterministic: false, readsClock: false }) } }), [
+      'operation "b": readsClock must be true, beside deterministic: false, or left out',
+      'operation "c": readsClock must be true, beside deterministic: false, or left out',
+    ]);
+  });
+
   it('takes deterministic as true or false only', () => {
     const operation = (deterministic: unknown) => ({ ...plugin.operations.upper, deterministic });
     assert.deepEqual(checkPlugin({ ...plugin, operations: { a: operation(false), b: operation(true), c: operation('no') } }), ['operation "c": deterministic must be true or false']);

@@ -48,6 +48,7 @@ export default definePlugin({
         { kind: 'cron', title: 'Cron expression', pattern: /^(?:@(?:yearly|annually|monthly|weekly|daily|hourly)|[\d*?][\d*/,?LW#-]*(?:\s+(?:[\d*?][\d*/,?LW#-]*|[A-Za-z]{3}(?:[-,][A-Za-z]{3})*)){4,5})$/, confidence: 0.9 },
       ],
       deterministic: false, // the next runs count from now when `from` is left out
+      readsClock: true,
       description:
         'Five fields (minute hour day-of-month month day-of-week; `*`, numbers, names, `a-b`, `*/s`, `a-b/s`, lists) ' +
         'or @yearly @annually @monthly @weekly @daily @midnight @hourly. When day-of-month and day-of-week are ' +

@@ -66,6 +66,7 @@ export default definePlugin({
         { kind: 'jwt', title: 'JSON Web Token', pattern: /^(?:bearer\s+)?eyJ[\w-]*\.[\w-]+\.[\w-]*$/i, confidence: 0.9 },
       ],
       deterministic: false, // the token status (expired, not yet valid) depends on the clock
+      readsClock: true,
       errors: ['invalid_token'],
       description:
         '`status` is the time window only — the signature was not checked (jwt-decoder/verify checks it). ' +
@@ -90,6 +91,7 @@ export default definePlugin({
       summary: 'Verify the signature of a JWT',
       io: { input: 'token', output: 'payload' },
       deterministic: false, // the token status (expired, not yet valid) depends on the clock
+      readsClock: true,
       errors: ['invalid_token', 'invalid_key', 'key_mismatch', 'key_not_found', 'unsupported_algorithm'],
       description:
         '`valid` says only whether the signature matches; expiry is in `status`. The key is an HMAC secret, a PEM public ' +

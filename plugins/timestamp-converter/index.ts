@@ -116,6 +116,7 @@ export default definePlugin({
         { kind: 'rfc-2822-date', title: 'RFC 2822 date', pattern: /^(?:[a-z]{3},?\s*)?\d{1,2}\s+[a-z]{3}\s+\d{2,4}\s+\d{1,2}:\d{2}/i, confidence: 0.9, answer: { detectedUnit: '^rfc2822$' } },
       ],
       deterministic: false, // "now" and relative answers read the clock
+      readsClock: true,
       description:
         'A number or a string of digits is a Unix timestamp; with `unit` `auto` its magnitude picks the unit (|n| < 1e11 s, ' +
         '< 1e14 ms, < 1e17 µs, else ns). Digit strings are exact at any size; a fractional number is taken as the decimal it ' +

@@ -91,7 +91,7 @@ describe('the tool pages used as tools', () => {
       assert.equal(await other.locator('.answer details.raw pre').textContent(), answer);
       // The same input, kept in this browser, fills the page opened without the link.
       await other.goto(`${session.service.url}/tools/number-base-converter/convert`);
-      await other.locator('.status', { hasText: 'Your last input is back.' }).waitFor();
+      await other.locator('.status', { hasText: 'Your last input is back; pasting into a field replaces it.' }).waitFor();
       assert.equal(await other.evaluate(() => window.location.hash), '');
     } finally {
       await other.close();
@@ -127,16 +127,16 @@ describe('the tool pages used as tools', () => {
     assert.deepEqual(await session.page.locator('.highlight mark').allTextContents(), ['oo', 'oo']);
   });
 
-  it('lists the tools in categories with human titles; search finds sha256, epoch, cidr, hex; Enter opens the first', async () => {
+  it('lists the tools in categories with human titles; search finds sha256, epoch, cidr, hex; Enter opens the best match', async () => {
     await session.page.goto(`${session.service.url}/`);
     assert.equal(await session.page.evaluate(() => document.activeElement?.id), 'search', 'the search box has the focus');
-    const categories = await session.page.locator('section.category > h2').allTextContents();
+    const categories = await session.page.locator('.category > h2').allTextContents();
     // The service's own recipes group after the plugins' categories.
     assert.deepEqual(categories, ['Encoding', 'Text', 'Developer', 'Security', 'Network', 'Dates and time', 'Numbers and money', 'Images and colour', 'Recipes']);
     assert.equal(await session.page.locator('#group-jwt-decoder h3').innerText(), 'JWT decoder');
     const found = async (query: string): Promise<string[]> => {
       await session.page.locator('#search').fill(query);
-      return session.page.locator('li[data-search]:visible a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+      return session.page.locator('#search-results a:visible').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
     };
     assert.deepEqual(await found('sha256'), ['/tools/hash-generator/hash']);
     assert.deepEqual(await found('epoch'), ['/tools/timestamp-converter/convert']);

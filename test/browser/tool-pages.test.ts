@@ -110,22 +110,25 @@ describe('the tool pages in a browser', () => {
     }
   });
 
-  it('finds the tools by search: "jwt" the two JWT tools, "cron" and "hex" theirs', async () => {
+  it('finds the tools by search: "jwt" the two JWT tools, "cron" and "hex" theirs; an empty search shows every tool', async () => {
     await page.goto(`${service.url}/`);
     const found = async (query: string): Promise<string[]> => {
       await page.locator('#search').fill(query);
-      return page.locator('li[data-search]:visible a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+      return page.locator('#search-results a:visible').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
     };
-    assert.deepEqual(await found('jwt'), ['/tools/jwt-decoder/decode', '/tools/jwt-decoder/verify']);
-    assert.equal(await page.locator('#search-status').innerText(), '2 tools match.');
+    // The two JWT tools first; identify, which names tokens, after them.
+    assert.deepEqual((await found('jwt')).slice(0, 2), ['/tools/jwt-decoder/decode', '/tools/jwt-decoder/verify']);
+    assert.match(await page.locator('#search-status').innerText(), /^\d+ tools match\. Enter opens JWT decoder: decode\.$/);
+    assert.equal(await page.locator('#all-tools').isHidden(), true, 'the matches replace the categories');
     assert.ok((await found('cron')).includes('/tools/cron-expression/explain'));
     // "hex" is a keyword of color-converter and of number-base-converter.
     assert.ok((await found('hex')).includes('/tools/color-converter/convert'));
     assert.ok((await found('hex')).includes('/tools/number-base-converter/convert'));
     assert.deepEqual(await found('no such tool'), []);
     assert.equal(await page.locator('#search-status').innerText(), 'No tool matches.');
-    assert.equal(await page.locator('section.group:visible').count(), 0);
-    assert.equal((await found('')).length, service.host.executor.operations().length, 'every operation the executor serves, recipes included');
+    await found('');
+    const listed = await page.locator('#all-tools a:visible').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+    assert.equal(listed.length, service.host.executor.operations().length, 'every operation the executor serves, recipes included');
   });
 
   it('shows a QR answer as an image that decodes to the text', async () => {
@@ -241,16 +244,18 @@ describe('the tool pages in a browser', () => {
     await page.goto(`${service.url}/`);
     assert.equal(await page.locator('#group-greeting a[href="/tools/greeting/hello"]').count(), 1);
     await page.goto(`${service.url}/tools/greeting/hello`);
-    const tabTo = async (selector: string): Promise<void> => {
+    // The page opens with its first field focused; the examples are just before it.
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-required')), 'true', 'the first field, required, has the focus');
+    const tabTo = async (selector: string, key: 'Tab' | 'Shift+Tab'): Promise<void> => {
       for (let presses = 0; presses < 40; presses++) {
-        await page.keyboard.press('Tab');
+        await page.keyboard.press(key);
         if (await page.evaluate((wanted) => document.activeElement?.matches(wanted) ?? false, selector)) return;
       }
-      assert.fail(`Tab never reached ${selector}`);
+      assert.fail(`${key} never reached ${selector}`);
     };
-    await tabTo('button.example');
+    await tabTo('button.example', 'Shift+Tab');
     await page.keyboard.press('Enter');
-    await tabTo('button[type=submit]');
+    await tabTo('button[type=submit]', 'Tab');
     await page.keyboard.press('Enter');
     await page.locator('.answer:not([hidden])').waitFor();
     assert.equal((await answerShown()).replace(/\s+/g, ' ').trim(), 'Greeting Hello, Ada!');

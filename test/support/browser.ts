@@ -54,16 +54,23 @@ export interface PageSession {
   readonly thrown: string[];
 }
 
+/** What a test file's session may change: the service's configuration, the browser's time zone. */
+export interface SessionOptions {
+  readonly config?: Record<string, unknown>;
+  /** An IANA zone for the browser (the pages read it as the reader's); the machine's when left out. */
+  readonly timezoneId?: string;
+}
+
 /**
  * A page at 1280 × 900 for one test file: opened before its tests, closed after them. The fields
  * are filled by the time the first test runs.
  */
-export function pageSession(): PageSession {
+export function pageSession(options: SessionOptions = {}): PageSession {
   const session = { posted: [], thrown: [] } as unknown as PageSession;
   before(async () => {
-    session.service = await startServiceWithFakeUpstreams();
+    session.service = await startServiceWithFakeUpstreams(options.config);
     session.browser = await launchChromium();
-    session.context = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    session.context = await session.browser.newContext({ viewport: { width: 1280, height: 900 }, ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}) });
     const page = (session.page = await session.context.newPage());
     page.setDefaultTimeout(60_000);
     page.on('request', (request) => {

@@ -27,9 +27,9 @@ export async function copyText(text: string): Promise<void> {
   area.remove();
 }
 
-/** A "Copy" button for `text`, saying "Copied" for a moment. */
-export function copyButton(text: () => string, what: string): HTMLButtonElement {
-  const button = h('button', { type: 'button', class: 'copy', 'aria-label': `Copy ${what}` }, 'Copy');
+/** A "Copy" button for `text`, saying "Copied" for a moment; `small` beside a value on one line. */
+export function copyButton(text: () => string, what: string, size: 'small' | 'normal' = 'normal'): HTMLButtonElement {
+  const button = h('button', { type: 'button', class: size === 'small' ? 'copy small' : 'copy', 'aria-label': `Copy ${what}` }, 'Copy');
   button.addEventListener('click', () => {
     void copyText(text()).then(
       () => {
@@ -42,16 +42,22 @@ export function copyButton(text: () => string, what: string): HTMLButtonElement 
   return button;
 }
 
-/** A button that saves `bytes` as a file named `name`. */
-export function downloadButton(bytes: BlobPart, type: string, name: string, what: string): HTMLButtonElement {
+/** A button that saves `bytes` (or what `bytes()` makes when clicked) as a file named `name`. */
+export function downloadButton(bytes: BlobPart | (() => Promise<Blob>), type: string, name: string, what: string): HTMLButtonElement {
   const button = h('button', { type: 'button', class: 'download' }, `Download ${what}`);
   button.addEventListener('click', () => {
-    const url = URL.createObjectURL(new Blob([bytes], { type }));
-    const link = h('a', { href: url, download: name, class: 'offscreen' });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    const made = typeof bytes === 'function' ? bytes() : Promise.resolve(new Blob([bytes], { type }));
+    void made.then(
+      (blob) => {
+        const url = URL.createObjectURL(blob);
+        const link = h('a', { href: url, download: name, class: 'offscreen' });
+        document.body.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      },
+      () => (button.textContent = `Download ${what} failed`),
+    );
   });
   return button;
 }

@@ -1,5 +1,7 @@
 /** A Field (tool-pages/shared/fields.ts) → the controls that ask for it and read it back as JSON. */
 import type { Field } from '../shared/fields.js';
+import { checkValue } from '../shared/check.js';
+import { plainHint } from '../shared/problems.js';
 import { roughlyMatches, type Json } from '../shared/schema.js';
 import { colorPicker } from './color.js';
 import { freshId, h } from './dom.js';
@@ -31,6 +33,9 @@ export const filesRead = (): Promise<unknown> => Promise.all([...reading]);
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/** The reader's IANA time zone, as the browser names it. */
+export const readerZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
 /** Manifest text: sentences end with a stop; `backticks` are code. */
 export function prose(text: string): (Node | string)[] {
   return text.split(/`([^`]+)`/).map((part, index) => (index % 2 === 1 ? h('code', {}, part) : part));
@@ -38,7 +43,8 @@ export function prose(text: string): (Node | string)[] {
 
 function hintOf(field: Field): string {
   const notes: string[] = [];
-  if (field.description) notes.push(/[.!?)]$/.test(field.description) ? field.description : `${field.description}.`);
+  const description = field.description ? plainHint(field.description) : '';
+  if (description) notes.push(/[.!?)]$/.test(description) ? description : `${description}.`);
   if (field.kind === 'text' && field.maxLength !== undefined) notes.push(`At most ${field.maxLength.toLocaleString('en')} characters.`);
   if (field.kind === 'number' && (field.min !== undefined || field.max !== undefined)) {
     notes.push(field.min !== undefined && field.max !== undefined ? `From ${field.min} to ${field.max}.` : field.min !== undefined ? `At least ${field.min}.` : `At most ${field.max}.`);
@@ -117,10 +123,17 @@ function textControl(field: Field & { kind: 'text' | 'json' }, marks: FieldMarks
   };
   input.addEventListener('input', fit);
   const picker = field.kind === 'text' && field.color ? colorPicker(input, field.label) : undefined;
+  // A time zone defaults to the reader's own (the form shows it, so what is sent is seen); UTC where the browser names none.
+  const fallback = field.kind === 'text' && field.zone && field.defaultValue === 'UTC' ? readerZone() : field.defaultValue;
   return {
     element: framed(field, input, marks, picker ? { around: h('div', { class: 'color-field' }, picker.element, input) } : {}),
     read() {
       if (input.value === '' && !field.required) return undefined;
+      if (field.kind === 'text' && field.number) {
+        // Sent as a number when the text is one exactly as written and the number is one the field takes.
+        const number = Number(input.value);
+        if (input.value.trim() !== '' && String(number) === input.value && checkValue(field.number, number).length === 0) return { value: number };
+      }
       if (field.kind === 'text') return { value: input.value };
       try {
         return { value: JSON.parse(input.value) as Json };
@@ -129,8 +142,8 @@ function textControl(field: Field & { kind: 'text' | 'json' }, marks: FieldMarks
       }
     },
     write(value) {
-      const shown = value === undefined ? field.defaultValue : value;
-      input.value = shown === undefined ? '' : field.kind === 'text' && typeof shown === 'string' ? shown : JSON.stringify(shown, null, 2);
+      const shown = value === undefined ? fallback : value;
+      input.value = shown === undefined ? '' : field.kind === 'text' && (typeof shown === 'string' || (field.number && typeof shown === 'number')) ? String(shown) : JSON.stringify(shown, null, 2);
       fit();
       picker?.follow();
     },

@@ -7,12 +7,15 @@ import { problemOf } from '../shared/problems.js';
 import { candidateLink, confidenceWords, type LinkTarget, type RecipeStep } from '../shared/recipes.js';
 import { isRecord, type Json } from '../shared/schema.js';
 import { h } from './dom.js';
+import { armRun } from './store.js';
 
 interface Candidate {
   readonly title: string;
   readonly confidence: number;
   readonly recipe: { readonly steps: readonly RecipeStep[] };
   readonly preview?: Json;
+  /** Why no tool reads it, for a kind named with no steps. */
+  readonly note?: string;
 }
 
 const isCandidate = (value: unknown): value is Candidate =>
@@ -27,15 +30,21 @@ function previewLine(preview: Json | undefined): string {
 
 function candidateItem(candidate: Candidate, input: string, targets: Readonly<Record<string, LinkTarget>>): HTMLLIElement {
   const steps = candidate.recipe.steps;
+  const title = h('p', { class: 'candidate-title' }, h('strong', {}, candidate.title), ' ', h('span', { class: 'confidence' }, confidenceWords(candidate.confidence)));
+  // A kind no tool here reads (an IPv6 address): named, with identify's note, and nothing to open.
+  if (steps.length === 0) return h('li', { class: 'candidate' }, title, h('p', { class: 'preview' }, candidate.note ?? 'No tool here reads it.'));
   const href = candidateLink(steps, input, targets);
   const opens = steps.length === 1 ? 'Open the tool with this input' : `Open the ${steps.length}-step recipe with this input`;
   const preview = previewLine(candidate.preview);
+  const link = h('a', { href, 'aria-label': `${opens}: ${candidate.title}` }, opens);
+  // The visitor's own input, opened by their click: the recipe page runs it at once.
+  if (href.startsWith('/tools/recipes/run#')) link.addEventListener('click', () => armRun(href.slice(href.indexOf('#'))));
   return h(
     'li',
     { class: 'candidate' },
-    h('p', { class: 'candidate-title' }, h('strong', {}, candidate.title), ' ', h('span', { class: 'confidence' }, confidenceWords(candidate.confidence))),
+    title,
     preview ? h('p', { class: 'preview' }, h('span', { class: 'preview-label' }, 'Gives: '), h('code', {}, preview)) : null,
-    h('a', { href, 'aria-label': `${opens}: ${candidate.title}` }, opens),
+    link,
   );
 }
 

@@ -1,35 +1,35 @@
 /**
  * The recipe page (/tools/recipes/run): steps chosen from the operations with a search, each
- * step's body edited as JSON (its main field left out is filled from the step before), the recipe
- * run with `keep: "all"` so every step's answer is shown, and the recipe and input kept in the
- * address's fragment: a copied link reopens the recipe filled and runs it, and nothing of it
- * reaches a server log.
+ * step's body in the form its tool's page has (or as JSON; recipe-step.ts), the recipe run with
+ * `keep: "all"` so every step's answer is shown, and the recipe and input kept in the address's
+ * fragment, which never reaches a server log. A link opens the recipe filled, and it runs when the
+ * visitor presses Run (it runs at once only when this tab asked for it: "Send this answer to…",
+ * an identify link). An answer is marked the moment the recipe changes after it.
  */
 import { viewOf } from '../shared/answers.js';
 import { problemOf } from '../shared/problems.js';
 import { recipeFragment, recipeFromFragment, type Recipe, type RecipeStep } from '../shared/recipes.js';
 import { isRecord, type Json } from '../shared/schema.js';
-import { answerText, render } from './answer.js';
+import { searcher } from '../shared/search.js';
+import { answerText, rawJson, render } from './answer.js';
 import type { RecipeOperation as Operation, RecipePageData } from '../recipe-data.js';
 import { copyButton, copyText, freshId, h } from './dom.js';
+import { stepEditor, StepProblem, type StepEditor, type StepState } from './recipe-step.js';
+import { staleMark } from './stale.js';
+import { takeArmedRun } from './store.js';
 
 /** What the server writes into the page (tool-pages/recipe-data.ts), and the page's own path. */
 export interface RecipeData extends RecipePageData {
   readonly path: string;
 }
 
-/** One step on the page: its operation and the text of its body, kept across redraws. */
-interface StepState {
-  readonly operation: string;
-  text: string;
-}
-
 const MAX_STEPS = 32;
 
-/** A body or the input that is not JSON: `index` is the step, or -1 for the input. */
-class NotJson extends Error {
+/** A body or the input the page cannot send: `index` is the step, or -1 for the input; `input` the field to focus. */
+class NotReady extends Error {
   constructor(
     readonly index: number,
+    readonly input: HTMLElement | undefined,
     message: string,
   ) {
     super(message);
@@ -37,17 +37,13 @@ class NotJson extends Error {
 }
 
 /** Sentences about a step: what it does, which field the step before fills, what else it takes. */
-function stepHint(operation: Operation | undefined, index: number): string {
+function stepHint(operation: Operation | undefined, index: number, json: boolean): string {
   if (!operation) return 'This service has no such operation; running the recipe names the nearest.';
   const input = operation.io?.input;
-  const feeds = input === undefined ? '' : index === 0 ? ` Its ${input} comes from the recipe's input unless the body sets it.` : ` Its ${input} comes from the step before unless the body sets it.`;
+  const unless = json ? 'unless the body sets it' : 'unless it is filled in below';
+  const feeds = input === undefined ? '' : index === 0 ? ` Its ${input} comes from the recipe's input ${unless}.` : ` Its ${input} comes from the step before ${unless}.`;
   const fields = operation.fields.filter((field) => field !== input);
-  return `${operation.summary}.${feeds}${fields.length > 0 ? ` Other fields: ${fields.join(', ')}.` : ''}`;
-}
-
-function rawJson(value: Json | undefined, what: string): HTMLElement {
-  const text = JSON.stringify(value, null, 2);
-  return h('details', { class: 'raw' }, h('summary', {}, `${what} as JSON`), h('div', { class: 'code' }, h('pre', { tabindex: '0', 'aria-label': `${what} as JSON` }, h('code', {}, text)), copyButton(() => text, `${what.toLowerCase()} as JSON`)));
+  return `${operation.summary}.${feeds}${json && fields.length > 0 ? ` Other fields: ${fields.join(', ')}.` : ''}`;
 }
 
 export function recipePage(holder: HTMLElement, data: RecipeData): void {
@@ -69,6 +65,7 @@ export function recipePage(holder: HTMLElement, data: RecipeData): void {
   const answerActions = h('div', { class: 'answer-actions' });
   const output = h('div', { class: 'answer-body' });
   const answer = h('section', { class: 'answer', 'aria-labelledby': 'answer-heading', hidden: true }, h('div', { class: 'answer-head' }, h('h2', { id: 'answer-heading' }, 'Answer'), answerActions), output);
+  const stale = staleMark(answer, output);
   const form = h(
     'form',
     { novalidate: true, 'aria-label': 'Recipe' },
@@ -81,18 +78,31 @@ export function recipePage(holder: HTMLElement, data: RecipeData): void {
     h('p', { class: 'hint keys-line' }, h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'Enter'), ' runs from any field.'),
   );
 
-  const errorOf = (index: number): HTMLElement | null => list.children[index]?.querySelector('.field-error') ?? null;
-  const areaOf = (index: number): HTMLTextAreaElement | null => list.children[index]?.querySelector('textarea') ?? null;
+  const editors: StepEditor[] = [];
+  let answeredFor: string | undefined;
+
+  /** Marks the answer when the recipe or its input changed after it ran. */
+  const refresh = (): void => {
+    if (answer.hidden || answeredFor === undefined) return stale.set(undefined);
+    let now: string | undefined;
+    try {
+      now = JSON.stringify(readRecipe());
+    } catch {
+      now = undefined;
+    }
+    stale.set(now === answeredFor ? undefined : 'This answer is for an earlier recipe or input: press Run for the new one.');
+    if (now !== answeredFor && status.textContent === 'Done.') status.textContent = '';
+  };
 
   function draw(focus?: { index: number; what: string }): void {
+    editors.length = 0;
     list.replaceChildren(
       ...steps.map((step, index) => {
         const operation = byName.get(step.operation);
         const label = operation?.label ?? step.operation;
-        const id = freshId('step-body');
-        const area = h('textarea', { id, rows: '2', spellcheck: 'false', autocomplete: 'off', 'aria-describedby': `${id}-hint ${id}-error` });
-        area.value = step.text;
-        area.addEventListener('input', () => (step.text = area.value));
+        const editor = stepEditor(step, operation, index, refresh, () => draw({ index, what: 'body' }));
+        editors.push(editor);
+        const hintId = freshId('step-hint');
         const move = (to: number, what: string): HTMLButtonElement => {
           const button = h('button', { type: 'button', class: 'secondary', 'aria-label': `${what}: step ${index + 1}, ${label}` }, what);
           const last = to < 0 || to >= steps.length;
@@ -115,85 +125,84 @@ export function recipePage(holder: HTMLElement, data: RecipeData): void {
           { class: 'step' },
           h(
             'fieldset',
-            {},
+            { 'aria-describedby': hintId },
             h('legend', {}, `Step ${index + 1}: ${label}`),
-            h('p', { class: 'hint', id: `${id}-hint` }, stepHint(operation, index)),
-            h('div', { class: 'field' }, h('label', { for: id }, `Body of step ${index + 1} (JSON object; may be left empty)`), area, h('p', { class: 'field-error', id: `${id}-error`, hidden: true })),
+            h('p', { class: 'hint', id: hintId }, stepHint(operation, index, editor.json)),
+            editor.element,
             h('div', { class: 'step-actions' }, move(index - 1, 'Move up'), move(index + 1, 'Move down'), move(-1, 'Remove')),
           ),
         );
       }),
     );
     if (steps.length === 0) list.append(h('li', { class: 'hint no-steps' }, 'No steps yet: add one below.'));
+    refresh();
     if (focus === undefined) return;
     const item = list.children[focus.index];
-    const target = focus.what === 'body' ? item?.querySelector('textarea') : [...(item?.querySelectorAll('button') ?? [])].find((button) => button.textContent === focus.what && !button.disabled);
+    const target = focus.what === 'body' ? editors[focus.index]?.first() : [...(item?.querySelectorAll('button') ?? [])].find((button) => button.textContent === focus.what && !button.disabled);
     (target ?? search).focus();
   }
 
+  const rank = searcher(data.operations.map((operation) => operation.search));
+  const byPage = new Map(data.operations.map((operation) => [operation.search.page, operation]));
   function addStep(): void {
-    const words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
-    // Every word must match the name, label or summary; words in the name itself rank first ("base64 encode" is base64/encode, not the Base64 encoder's decode).
-    const matching = data.operations.filter((operation) => words.length > 0 && words.every((word) => `${operation.name} ${operation.label} ${operation.summary}`.toLowerCase().includes(word)));
-    const inName = (operation: Operation): number => words.filter((word) => operation.name.includes(word)).length;
-    const found = byName.get(search.value.trim()) ?? matching.sort((a, b) => inName(b) - inName(a))[0];
+    // An operation's name as the list offers it, else the best match of the words, as on the list page ("base64 encode" is base64/encode).
+    const found = byName.get(search.value.trim()) ?? byPage.get(rank(search.value)[0]?.page ?? '');
     if (!found) {
-      addStatus.textContent = words.length === 0 ? 'Type part of an operation\'s name first.' : 'No operation matches; try another word.';
+      addStatus.textContent = search.value.trim() === '' ? 'Type part of an operation\'s name first.' : 'No operation matches; try another word.';
       return;
     }
     if (steps.length >= MAX_STEPS) {
       addStatus.textContent = `A recipe has at most ${MAX_STEPS} steps.`;
       return;
     }
-    steps.push({ operation: found.name, text: found.example ? JSON.stringify(found.example) : '' });
+    steps.push({ operation: found.name, body: found.example ? { ...found.example } : {} });
     search.value = '';
     addStatus.textContent = `Added step ${steps.length}: ${found.label}.`;
     draw();
   }
 
   const clearMarks = (): void => {
-    for (const element of [...list.querySelectorAll<HTMLElement>('.field-error'), inputError]) {
-      element.hidden = true;
-      element.textContent = '';
-    }
-    for (const element of form.querySelectorAll('[aria-invalid]')) element.removeAttribute('aria-invalid');
+    editors.forEach((editor) => editor.clear());
+    inputError.hidden = true;
+    inputError.textContent = '';
+    input.removeAttribute('aria-invalid');
     status.classList.remove('problem');
   };
-  const mark = (area: HTMLElement | null, message: HTMLElement | null, text: string): void => {
+  const mark = (area: HTMLElement | null, message: HTMLElement, text: string): HTMLElement | null => {
     area?.setAttribute('aria-invalid', 'true');
-    if (!message) return;
     message.textContent = message.textContent ? `${message.textContent} ${text}` : text;
     message.hidden = false;
+    return area;
   };
   const fail = (text: string, focus: HTMLElement | null | undefined, mode: 'run' | 'reopen'): void => {
     output.replaceChildren();
     answerActions.replaceChildren();
     answer.hidden = true;
     placeholder.hidden = false;
+    stale.set(undefined);
     status.textContent = text;
     status.classList.add('problem');
     if (mode === 'run') focus?.focus();
   };
 
-  /** The recipe as the page holds it; throws a message and the field to mark when a body or the input is not JSON. */
+  /** The recipe as the page holds it; throws the message and the field to mark when a body or the input cannot be sent. */
   function readRecipe(): Recipe {
     const recipeSteps = steps.map((step, index): RecipeStep => {
-      if (step.text.trim() === '') return { operation: step.operation };
-      let body: unknown;
+      let body: Record<string, Json>;
       try {
-        body = JSON.parse(step.text);
-      } catch {
-        throw new NotJson(index, 'This body is not JSON: write an object such as {"field": "value"}, or leave it empty.');
+        body = editors[index]?.read() ?? step.body;
+      } catch (error) {
+        if (!(error instanceof StepProblem)) throw error;
+        throw new NotReady(index, error.input, error.message);
       }
-      if (!isRecord(body)) throw new NotJson(index, 'The body must be a JSON object, in braces.');
-      return { operation: step.operation, body };
+      return Object.keys(body).length === 0 ? { operation: step.operation } : { operation: step.operation, body };
     });
     if (input.value === '') return { steps: recipeSteps };
     if (!asJson.checked) return { input: input.value, steps: recipeSteps };
     try {
       return { input: JSON.parse(input.value) as Json, steps: recipeSteps };
     } catch {
-      throw new NotJson(-1, 'The input is not JSON: untick "Read the input as JSON" to send it as text.');
+      throw new NotReady(-1, input, 'The input is not JSON: untick "Read the input as JSON" to send it as text.');
     }
   }
 
@@ -223,10 +232,11 @@ export function recipePage(holder: HTMLElement, data: RecipeData): void {
     try {
       recipe = readRecipe();
     } catch (error) {
-      if (!(error instanceof NotJson)) throw error;
+      if (!(error instanceof NotReady)) throw error;
       const { index, message } = error;
-      mark(index < 0 ? input : areaOf(index), index < 0 ? inputError : errorOf(index), message);
-      return fail(`Check the marked field: ${message}`, index < 0 ? input : areaOf(index), mode);
+      if (index < 0) mark(input, inputError, message);
+      else editors[index]?.mark('', message);
+      return fail(`Check the marked field: ${message}`, error.input, mode);
     }
     if (recipe.steps.length === 0) return fail('Add a step first: search the operations below the steps.', search, mode);
     history.replaceState(null, '', recipeFragment(recipe));
@@ -243,7 +253,9 @@ export function recipePage(holder: HTMLElement, data: RecipeData): void {
     run.removeAttribute('aria-busy');
     if (response.ok) {
       status.textContent = 'Done.';
-      return showAnswers(recipe, json);
+      answeredFor = JSON.stringify(recipe);
+      showAnswers(recipe, json);
+      return refresh();
     }
     // A place under /steps/N names the step: its body carries the message; /input, the input.
     const labelOf = (pointer: string): string => {
@@ -255,12 +267,13 @@ export function recipePage(holder: HTMLElement, data: RecipeData): void {
     const details = Array.isArray(error.details) ? error.details.filter(isRecord) : [];
     let first: HTMLElement | null = null;
     for (const detail of details) {
-      const step = /^\/steps\/(\d+)/.exec(String(detail.path));
-      const index = step ? Number(step[1]) : -1;
+      const step = /^\/steps\/(\d+)(?:\/body)?(.*)$/.exec(String(detail.path));
       const said = problem.fields.find((field) => field.pointer === detail.path)?.message ?? String(detail.message ?? problem.message);
-      const area = index >= 0 ? areaOf(index) : String(detail.path) === '/input' ? input : null;
-      mark(area, index >= 0 ? errorOf(index) : inputError, said);
-      first ??= area;
+      let marked: HTMLElement | null | undefined = null;
+      if (step) marked = editors[Number(step[1])]?.mark(step[2] ?? '', said);
+      else if (String(detail.path) === '/input') marked = mark(input, inputError, said);
+      else mark(null, inputError, said);
+      first ??= marked ?? null;
     }
     const where = details.length > 0 && response.status !== 400 ? ` (${labelOf(String(details[0]!.path))})` : '';
     fail(`${problem.message}${where}`, first, mode);
@@ -273,6 +286,8 @@ export function recipePage(holder: HTMLElement, data: RecipeData): void {
     }
   });
   add.addEventListener('click', addStep);
+  input.addEventListener('input', () => refresh());
+  asJson.addEventListener('change', () => refresh());
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void send('run');
@@ -297,15 +312,21 @@ export function recipePage(holder: HTMLElement, data: RecipeData): void {
   document.getElementById('tool-actions')?.replaceChildren(link);
   holder.replaceChildren(h('div', { class: 'workbench' }, h('div', { class: 'input-side' }, form), h('div', { class: 'output-side' }, placeholder, answer)));
 
-  // A shared link (or "send this answer to…"): the recipe filled and run.
-  const shared = recipeFromFragment(location.hash);
-  if (shared) {
-    for (const step of shared.steps.slice(0, MAX_STEPS)) steps.push({ operation: step.operation, text: step.body ? JSON.stringify(step.body) : '' });
-    if (shared.input !== undefined) {
-      asJson.checked = typeof shared.input !== 'string';
-      input.value = typeof shared.input === 'string' ? shared.input : JSON.stringify(shared.input);
-    }
-  }
+  /** Fills the page from the address's recipe; runs it only when this tab asked for that run (else the visitor's Run does). */
+  const openLink = (armed: string | undefined): void => {
+    const shared = recipeFromFragment(location.hash);
+    if (!shared) return;
+    steps.length = 0;
+    for (const step of shared.steps.slice(0, MAX_STEPS)) steps.push({ operation: step.operation, body: step.body ? { ...step.body } : {} });
+    asJson.checked = shared.input !== undefined && typeof shared.input !== 'string';
+    input.value = shared.input === undefined ? '' : typeof shared.input === 'string' ? shared.input : JSON.stringify(shared.input);
+    clearMarks();
+    draw();
+    const asked = armed !== undefined && JSON.stringify(recipeFromFragment(armed)) === JSON.stringify(shared);
+    if (asked && shared.steps.length > 0) return void send('reopen');
+    status.textContent = shared.steps.length > 0 ? 'Filled from the link: check the steps, then press Run to run it.' : '';
+  };
+  window.addEventListener('hashchange', () => openLink(undefined));
   draw();
-  if (shared && shared.steps.length > 0) void send('reopen');
+  openLink(takeArmedRun());
 }

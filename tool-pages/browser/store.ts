@@ -39,7 +39,25 @@ const keptList = (key: string): KeptTool[] => {
   return Array.isArray(value) ? value.filter(isKept) : [];
 };
 
+function remove(key: string): void {
+  try {
+    localStorage.removeItem(PREFIX + key);
+  } catch {
+    // Storage switched off: nothing was kept.
+  }
+}
+
 export const lastInput = (page: string): Json | undefined => read<Json | undefined>(`input:${page}`, undefined);
+export const forgetInput = (page: string): void => remove(`input:${page}`);
+
+/** Forgets everything these pages keep in this browser: inputs, favourites, recent tools. */
+export function forgetAll(): void {
+  try {
+    for (const key of Object.keys(localStorage)) if (key.startsWith(PREFIX)) localStorage.removeItem(key);
+  } catch {
+    // Storage switched off: nothing was kept.
+  }
+}
 export function keepInput(page: string, body: Json): void {
   const text = JSON.stringify(body);
   if (text.length <= MAX_KEPT_INPUT) write(`input:${page}`, body);
@@ -75,4 +93,28 @@ export function addressWith(body: Json): string {
 /** Puts `body` into the address bar without a new history entry. */
 export function showInAddress(body: Json): void {
   history.replaceState(null, '', addressWith(body));
+}
+
+/**
+ * A run the visitor asked for on another page of this tab ("Send this answer to…", an identify
+ * link): the recipe page runs the recipe at once only when it finds the same fragment here. A
+ * link from anywhere else cannot put it in this tab's sessionStorage, so it opens filled, not run.
+ */
+const ARMED = `${PREFIX}run`;
+export function armRun(fragment: string): void {
+  try {
+    sessionStorage.setItem(ARMED, fragment);
+  } catch {
+    // Storage switched off: the recipe page then waits for Run.
+  }
+}
+/** The fragment armed in this tab, if any, forgotten as it is read. */
+export function takeArmedRun(): string | undefined {
+  try {
+    const armed = sessionStorage.getItem(ARMED);
+    sessionStorage.removeItem(ARMED);
+    return armed ?? undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -141,3 +141,17 @@ export function textOf(view: View): string {
       return view.entries.map((entry) => `${entry.label}: ${textOf(entry.view)}`).join('\n');
   }
 }
+
+/** The earliest ISO 8601 time in `value` (at any depth) after `now`, in milliseconds: when an answer that lists it starts to be out of date. */
+export function firstTimeAfter(value: Json | undefined, now: number): number | undefined {
+  let first: number | undefined;
+  const walk = (inner: Json | undefined): void => {
+    if (typeof inner === 'string') {
+      const time = INSTANT.test(inner) ? Date.parse(inner) : NaN;
+      if (time > now && (first === undefined || time < first)) first = time;
+    } else if (Array.isArray(inner)) inner.forEach(walk);
+    else if (isRecord(inner)) Object.values(inner).forEach(walk);
+  };
+  walk(value);
+  return first;
+}

@@ -19,8 +19,12 @@ interface Common {
 
 export type Field = Common &
   (
-    /** `color`: a CSS colour, which the page also offers a colour picker for. */
-    | { kind: 'text'; multiline: boolean; minLength?: number; maxLength?: number; color?: boolean }
+    /**
+     * `color`: a CSS colour, which the page also offers a colour picker for; `zone`: an IANA time
+     * zone, which the page fills with the reader's own when the schema's default is UTC; `number`:
+     * the schema of the number a union of a number and a text also takes (typed in the one box).
+     */
+    | { kind: 'text'; multiline: boolean; minLength?: number; maxLength?: number; color?: boolean; zone?: boolean; number?: Schema }
     | { kind: 'number'; integer: boolean; min?: number; max?: number }
     | { kind: 'checkbox' }
     | { kind: 'select'; options: readonly Json[]; optionLabels: readonly string[] }
@@ -37,6 +41,8 @@ export type Field = Common &
 
 /** A text field that holds a CSS colour: named so (`color`, `background`) or described so ("any CSS colour"). */
 const isColorField = (pointer: string, schema: Schema): boolean => /(?:colou?r|foreground|background)$/i.test(pointer) || /\bCSS colou?r\b/i.test(schema.description ?? '');
+/** A text field that holds an IANA time zone: named so (`timeZone`, `tz`) or described so. */
+const isZoneField = (pointer: string, schema: Schema): boolean => /(?:^|\/)(?:time_?zone|tz)$/i.test(pointer) || /\bIANA time[- ]zone\b/i.test(schema.description ?? '');
 
 /** A branch's name in a union switch: its fixed `type`-like member, its title, or its JSON type. */
 function branchLabel(schema: Schema, field: Field): string {
@@ -47,6 +53,13 @@ function branchLabel(schema: Schema, field: Field): string {
   if (schema.title) return schema.title;
   const type = typeOf(schema);
   return type === 'string' ? 'text' : type === 'array' ? 'list' : type === 'integer' ? 'number' : (type ?? 'value');
+}
+
+/** The two branches of a union of a number (or integer) and a text, or undefined for any other union. */
+function numberAndText(branches: readonly Schema[]): { number: Schema; text: Schema } | undefined {
+  const number = branches.find((branch) => (branch.type === 'number' || branch.type === 'integer') && literalsOf(branch) === undefined);
+  const text = branches.find((branch) => branch.type === 'string' && literalsOf(branch) === undefined && branch.contentEncoding === undefined);
+  return number && text ? { number, text } : undefined;
 }
 
 /** The field asking for a value of `schema` at `pointer`. */
@@ -61,6 +74,12 @@ export function fieldOf(schema: Schema, pointer: string, label: string, required
   const literals = literalsOf(schema);
   if (literals) return { ...common, kind: 'select', options: literals, optionLabels: literals.map((literal) => valueLabel(literal, schema)) };
   const alternatives = alternativesOf(schema);
+  const numberOrText = alternatives?.length === 2 ? numberAndText(alternatives) : undefined;
+  if (numberOrText) {
+    // A number or a text (a timestamp or a date, a number or a numeral): one box, as a person writes either.
+    const text = fieldOf(numberOrText.text, pointer, label, required);
+    if (text.kind === 'text') return { ...text, ...common, number: numberOrText.number };
+  }
   if (alternatives) {
     const branches = alternatives.map((branch) => {
       const field = fieldOf(branch, pointer, label, true);
@@ -79,6 +98,7 @@ export function fieldOf(schema: Schema, pointer: string, label: string, required
         ...(schema.minLength !== undefined ? { minLength: schema.minLength } : {}),
         ...(schema.maxLength !== undefined ? { maxLength: schema.maxLength } : {}),
         ...(isColorField(pointer, schema) ? { color: true } : {}),
+        ...(isZoneField(pointer, schema) ? { zone: true } : {}),
       };
     case 'integer':
     case 'number': {
@@ -127,6 +147,23 @@ export function mainField(form: Field): Field | undefined {
   if (form.kind !== 'group') return undefined;
   const fields = form.members.map((member) => member.field);
   return fields.find((field) => field.required && (field.kind === 'text' || field.kind === 'file' || field.kind === 'json')) ?? fields[0];
+}
+
+/**
+ * The top-level field a tool's message names by its name, as a word of its own ("Invalid regular
+ * expression: flags may only hold…" names `flags`; "whole is 0" names `whole`): the one named
+ * first. Labels are not looked for: "at error correction H" says why the text does not fit, and the
+ * text is what to change.
+ */
+export function namedField(form: Field, message: string): Field | undefined {
+  if (form.kind !== 'group') return undefined;
+  const words = message.toLowerCase().split(/[^a-z0-9]+/);
+  let best: { field: Field; at: number } | undefined;
+  for (const { name, field } of form.members) {
+    const at = words.indexOf(name.toLowerCase());
+    if (at >= 0 && (best === undefined || at < best.at)) best = { field, at };
+  }
+  return best?.field;
 }
 
 /** The form of a whole request body (an object schema). */

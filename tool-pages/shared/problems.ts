@@ -68,3 +68,19 @@ export function problemOf(status: number, body: unknown, retryAfter: string | nu
   if (status >= 500) return { message: typeof error.message === 'string' ? `${said.replace(/\.?$/, '.')} Try again later.` : `The service failed to answer (${status}): try again later.`, fields };
   return { message: said, fields };
 }
+
+/**
+ * A field's description as a hint for a person: the API's words about refusals ("is 400 on
+ * /timeZone", "is 422 `division_by_zero`", "(the schema's `oneOf`)") become "is refused", and
+ * sentences about the schema document itself are left out.
+ */
+export function plainHint(description: string): string {
+  return description
+    .replace(/\s*\(the schema's `[^`]+`\)/g, '')
+    .split(/(?<=[.!?])\s+/)
+    .filter((sentence) => !/\bthe schema\b/i.test(sentence))
+    .join(' ')
+    .replace(/\b(is|are) (?:a )?(?:400|422)(?: on \/[\w~/-]+| naming [^.;,)]+| `[a-z_]+`| [a-z]+_[a-z_]+)?/g, '$1 refused')
+    .replace(/: (?:400|422)\)/g, ': refused)')
+    .trim();
+}
