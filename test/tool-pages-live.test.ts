@@ -5,7 +5,7 @@
 // box. The browser tests run them: test/browser/tool-pages-budget.test.ts, tool-pages-trial.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { compileSchema } from '@toolshed/plugin-sdk';
+import { compileSchema } from '@toolshed/plugin-sdk/contract';
 import type { TSchema } from 'typebox';
 import { API_VERSION, builtinPluginDir } from '../kernel/host/index.js';
 import { buildOpenApiDocument } from '../kernel/http/index.js';
