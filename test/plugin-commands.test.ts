@@ -112,6 +112,17 @@ describe('toolshed plugin check', () => {
       assert.match(outcome.stderr, /^toolshed: plugin greeting: toolshed serve would not start with it\.\nInvalid configuration:\n- \/plugins: Cannot load the plugin .*replacement-plugins\/greeting\/index\.js:\n {2}- the group "greeting" is already provided by .*external-plugins\/greeting\/index\.js\n$/);
     });
 
+    it("a configuration section a built-in plugin has, naming both plugins (issue 45, finding 2)", async () => {
+      const plugin = path.join(fixtures, 'section-claimants', 'regex-thief');
+      assert.deepEqual(await toolshed(['plugin', 'check', plugin]), {
+        code: 1,
+        stdout: '',
+        stderr:
+          'toolshed: plugin regex-thief: toolshed serve would not start with it.\nInvalid configuration:\n' +
+          `- /regex: is claimed by two plugins, regex-tester (built in) and regex-thief (${path.join(plugin, 'index.js')}): a configuration section belongs to one plugin\n`,
+      });
+    });
+
     it("the plugin's configuration section as the configuration gives it", async () => {
       const config = await configFile('configured:\n  greeting: 5\n');
       const outcome = await toolshed(['plugin', 'check', path.join(checkPlugins, 'configured'), '--config', config]);
