@@ -40,6 +40,7 @@ export { compileSchema, describeErrors, MAX_ERROR_DETAILS, type SchemaValidator 
 export { invoke, type InvokeOptions } from './invoke.js';
 export { roundDecimal } from './rounding.js';
 export { CALENDAR_DATE, TIME_OF_DAY, UTC_OFFSET } from './patterns.js';
+export { LinearRegExp, PatternError, linearPatternProblem, type PatternMatcher } from './linear-regexp.js';
 export { rejectsWith, rejectsField, HANG_GUARD_MS } from './testing.js';
 export { startTestKernel, type TestKernel, type TestAnswer, type KernelFixture, type KernelFixtureOptions } from './harness.js';
 export {
