@@ -73,6 +73,13 @@ describe('operation io and recognizers', () => {
     assert.deepEqual(problemsWith({ io: { input: 'text' }, recognizers: [{ ...good, field: 'times', body: { text: '' } }] }), []);
   });
 
+  it('refuses a pattern identify could not match in linear time, saying why', () => {
+    assert.deepEqual(problemsWith({ io: { input: 'text' }, recognizers: [{ ...good, pattern: /^(a)\1$/ }, { ...good, pattern: 'a(?=b)' }, { ...good, pattern: /^(?=\d)\w+$/ }] }), [
+      'operation "reverse": recognizers[0]: pattern cannot be matched in linear time: it uses a backreference (\\1), which no linear-time engine can match',
+      'operation "reverse": recognizers[1]: pattern cannot be matched in linear time: it uses a lookahead ((?=b)) other than at the very start (^(?=…) or ^(?!…))',
+    ]);
+  });
+
   it('keeps a RegExp pattern through a structured clone, as a worker-hosted manifest arrives', () => {
     const copy = structuredClone({ io: { input: 'text' }, recognizers: [good] });
     assert.deepEqual(problemsWith(copy), []);

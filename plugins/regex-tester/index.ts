@@ -64,7 +64,7 @@ export default definePlugin({
       summary: 'Run a regular expression over a text',
       io: { input: 'text', output: 'matches' },
       recognizers: [
-        { kind: 'regex', title: 'Regular expression', pattern: /^\^(?=[\s\S]*(?:\\[dwsbDWSB]|\[[^\]]+\]|\(\?|[+*?]|\{\d+(?:,\d*)?\}))[\s\S]*\$$/, confidence: 0.85, field: 'pattern', body: { text: '' } },
+        { kind: 'regex', title: 'Regular expression', pattern: /^(?=\^[\s\S]*(?:\\[dwsbDWSB]|\[[^\]]+\]|\(\?|[+*?]|\{\d+(?:,\d*)?\}))\^[\s\S]*\$$/, confidence: 0.85, field: 'pattern', body: { text: '' } },
         { kind: 'regex', title: 'Regular expression', pattern: /^(?=[\s\S]*(?:\\[dwsbDWSB]|\(\?[:=!<]))(?=[\s\S]*[+*?}\]])\S+$/, confidence: 0.6, field: 'pattern', body: { text: '' } },
       ],
       description:
