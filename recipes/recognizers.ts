@@ -3,7 +3,7 @@
  * plugin's arrives as a structured clone). An operation that calls an upstream never takes part:
  * identify's speculative runs never leave the machine.
  */
-import { RECOGNIZER_SAMPLE_CHARS } from '@toolshed/plugin-sdk';
+import { LinearRegExp, RECOGNIZER_SAMPLE_CHARS } from '@toolshed/plugin-sdk';
 import { mainFields } from './check.js';
 import type { Executor, OperationInfo } from './executor.js';
 
@@ -13,20 +13,18 @@ export interface ActiveRecognizer {
   readonly kind: string;
   readonly title: string;
   readonly confidence: number;
-  readonly regex: RegExp;
+  readonly regex: LinearRegExp;
   /** The body field the input goes to. */
   readonly field: string;
   /** Fields sent beside it. */
   readonly body: Readonly<Record<string, unknown>>;
 }
 
-function asRegex(pattern: unknown): RegExp | undefined {
+/** A manifest's pattern (a RegExp, possibly structured-cloned, or its source), matched in linear time. */
+function asRegex(pattern: unknown): LinearRegExp | undefined {
   try {
-    if (Object.prototype.toString.call(pattern) === '[object RegExp]') {
-      const regex = pattern as RegExp;
-      return new RegExp(regex.source, regex.flags.replace(/[gy]/g, ''));
-    }
-    return typeof pattern === 'string' ? new RegExp(pattern, 'u') : undefined;
+    if (Object.prototype.toString.call(pattern) === '[object RegExp]') return new LinearRegExp(pattern as RegExp);
+    return typeof pattern === 'string' ? new LinearRegExp(pattern, 'u') : undefined;
   } catch {
     return undefined;
   }
