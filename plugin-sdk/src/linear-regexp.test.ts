@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { definePlugin, defineOperation } from './define.js';
-import { LinearRegExp, linearPatternProblem, PatternError, withLinearRegExp } from './linear-regexp.js';
+import { LinearRegExp, linearPatternProblem, MAX_PROGRAM_SIZE, PatternError, withLinearRegExp } from './linear-regexp.js';
 import { Type } from './typebox.js';
 import { compileSchema } from './validation.js';
 
@@ -105,12 +105,16 @@ describe('LinearRegExp', () => {
       ['(?:(?:a{100}){100}){100}', 'u', 'is refused by RE2 (invalid repeat count: `{100}`)'],
       ['(?<=(a))b', 'u', 'is refused by RE2 (invalid capture in lookbehind: `(?<=(a))b`)'],
       ['(', 'u', 'is not a regular expression: Invalid regular expression: /(/u: Unterminated group'],
+      // Linear, but a thousand steps for every character: 16 such alternatives took seconds on 4,096 characters.
+      ['a[\\s\\S]{1000}[ac]b[ac]', 'u', "compiles to 1006 instructions of RE2's program, more than 500, and each character of a text may cost a step of each (bound its counted repetitions, or split it)"],
+      ['^(?=[\\s\\S]{300})[\\s\\S]{300}', 'u', "compiles to 610 instructions of RE2's program, more than 500, and each character of a text may cost a step of each (bound its counted repetitions, or split it)"],
     ];
     for (const [source, flags, why] of refusals) {
       assert.equal(linearPatternProblem(source, flags), why, source);
       assert.throws(() => new LinearRegExp(source, flags), (error: unknown) => error instanceof PatternError && error.message === why);
     }
     assert.equal(linearPatternProblem('^(a+)+$'), undefined);
+    assert.equal(linearPatternProblem('^a{490}$'), undefined, `a pattern under ${MAX_PROGRAM_SIZE} instructions`);
   });
 
   it('answers at once where JavaScript backtracks for seconds (^(a+)+$ on a run of a and a !)', () => {
@@ -140,9 +144,26 @@ describe('schemas compiled with the linear engine', () => {
     assert.deepEqual(text.problems({ code: 'eur' }), [{ path: '/code', message: 'must match pattern "^\\p{Lu}{3}$"' }]);
   });
 
+  it("tests an object's keys against its properties and patternProperties as TypeBox lists them, a name list with leading lookaheads included", () => {
+    // TypeBox joins them into one `(^a\.b$|^c$|^(?=\d)\w+$)`: the lookahead is no longer at the start, and each key of each object is tested.
+    const schema = Type.Object({ 'a.b': Type.Optional(Type.String()), c: Type.Optional(Type.String()) }, { patternProperties: { '^(?=\\d)\\w+$': Type.Integer() }, additionalProperties: false });
+    const validator = compileSchema(schema);
+    const outcomes = [{ 'a.b': 'x' }, { axb: 'x' }, { c: 'x', '1a': 1 }, { a1: 1 }, { '1a': 'x' }].map((value) => [validator.check(value), validator.problems(value).map(({ path }) => path)]);
+    assert.deepEqual(outcomes, [
+      [true, []],
+      [false, ['/axb']],
+      [true, []],
+      [false, ['/a1']],
+      [false, ['/1a']],
+    ]);
+  });
+
   it('lends the global name for the call only, and restores it after a throw and after nested calls', () => {
     const seen = withLinearRegExp(() => [globalThis.RegExp, withLinearRegExp(() => globalThis.RegExp), globalThis.RegExp]);
-    assert.deepEqual(seen, [LinearRegExp, LinearRegExp, LinearRegExp]);
+    assert.notEqual(seen[0], RegExp);
+    assert.deepEqual(seen, [seen[0], seen[0], seen[0]]);
+    assert.throws(() => withLinearRegExp(() => new RegExp('(a)\\1', 'u')), PatternError, 'the lent name builds linear expressions');
+    assert.ok(withLinearRegExp(() => new RegExp('^a+$', 'u')) instanceof LinearRegExp);
     assert.throws(() =>
       withLinearRegExp(() => {
         throw new Error('inside');

@@ -6,9 +6,18 @@
  * RE2JS, a JavaScript port of RE2, matches it. No native build, so it loads wherever Node runs.
  */
 import { RE2JS } from './regexp-libraries.js';
-import { ANYTHING, PatternError, translate, type Translation } from './regexp-to-re2.js';
+import { ANYTHING, nameList, PatternError, translate, type Translation } from './regexp-to-re2.js';
 
 export { PatternError };
+
+/**
+ * Most instructions of RE2's program one pattern may compile to (its leading lookaheads' included).
+ * The automaton takes at most one step per instruction for each character of the text, so this
+ * bounds the cost of a character whatever the pattern: 500 steps of 20–40 ns, at most ~50 ms for
+ * identify's 4,096 characters. Linear alone would not do: `a[\s\S]{1000}[ac]b[ac]` sixteen times
+ * over compiles to 16,000 and takes seconds on the same text. The built-ins' largest is 201.
+ */
+export const MAX_PROGRAM_SIZE = 500;
 
 /** What a match needs of a pattern: `RegExp`'s `test` and `exec`, without state between calls. */
 export interface PatternMatcher {
@@ -38,6 +47,11 @@ class Search {
     this.#program = compileRe2(anchored ? `(?:${source})${ANYTHING}*` : source, flags, lookbehind);
   }
 
+  /** Instructions of its program: the most steps one character of a text can cost. */
+  get size(): number {
+    return this.#program.programSize();
+  }
+
   test(input: string): boolean {
     return this.#anchored ? this.#program.testExact(input) : this.#program.test(input);
   }
@@ -58,6 +72,10 @@ class Program {
     this.#main = new Search(main, flags, anchored, lookbehind);
     this.#required = required.map((part) => new Search(part, flags, true, lookbehind));
     this.#refused = refused.map((part) => new Search(part, flags, true, lookbehind));
+    const size = [this.#main, ...this.#required, ...this.#refused].reduce((sum, search) => sum + search.size, 0);
+    if (size > MAX_PROGRAM_SIZE) {
+      throw new PatternError(`compiles to ${size} instructions of RE2's program, more than ${MAX_PROGRAM_SIZE}, and each character of a text may cost a step of each (bound its counted repetitions, or split it)`);
+    }
   }
 
   /** Whether the leading lookaheads hold. */
@@ -136,6 +154,43 @@ export function linearPatternProblem(source: string, flags = 'u'): string | unde
 }
 
 /**
+ * A list of names and patterns, `(^a$|^b$|x+)`, tested as its alternatives one by one: the literal
+ * names (`^…$`) looked up in a set, each other alternative a {@link LinearRegExp} of its own, where
+ * a leading lookahead is at the start and taken. TypeBox tests every key of an object against such
+ * a list (its properties and patternProperties) when the object refuses other keys; for a `test`,
+ * the list matches exactly where one alternative does.
+ */
+class NameList {
+  constructor(
+    readonly source: string,
+    readonly flags: string,
+    private readonly names: ReadonlySet<string>,
+    private readonly patterns: readonly LinearRegExp[],
+  ) {}
+
+  test(text: string): boolean {
+    const key = String(text);
+    return this.names.has(key) || this.patterns.some((pattern) => pattern.test(key));
+  }
+}
+
+const nameLists = new Map<string, NameList>();
+
+/** What `new RegExp(source, flags)` builds while the name is lent: a {@link NameList} for a list, else a {@link LinearRegExp}. */
+function LentRegExp(source: string, flags = ''): LinearRegExp | NameList {
+  const key = `${flags}/${source}`;
+  let list = nameLists.get(key);
+  if (list === undefined) {
+    const parts = flags.includes('i') ? undefined : nameList(source, flags);
+    if (parts === undefined) return new LinearRegExp(source, flags);
+    list = new NameList(source, flags, new Set(parts.names), parts.patterns.map((pattern) => new LinearRegExp(pattern, flags)));
+    if (nameLists.size >= MAX_PROGRAMS) nameLists.clear();
+    nameLists.set(key, list);
+  }
+  return list;
+}
+
+/**
  * Runs `run` (synchronous) with the global `RegExp` standing for {@link LinearRegExp}. TypeBox
  * builds the regular expressions of `pattern`, `patternProperties` and its own list of known
  * property names with `new RegExp(source, 'u')` when it compiles a schema and when it lists a
@@ -145,7 +200,7 @@ export function linearPatternProblem(source: string, flags = 'u'): string | unde
  */
 export function withLinearRegExp<T>(run: () => T): T {
   const found = globalThis.RegExp;
-  globalThis.RegExp = LinearRegExp as unknown as RegExpConstructor;
+  globalThis.RegExp = LentRegExp as unknown as RegExpConstructor;
   try {
     return run();
   } finally {

@@ -240,3 +240,33 @@ export function translate(source: string, flags: string): Translation {
   const main = `^${writer.elements(pattern.alternatives[0]!.elements.slice(1 + leading.length))}`;
   return { main, anchored, required, refused, lookbehind: writer.lookbehind };
 }
+
+/**
+ * The alternatives of a pattern that is one capturing group of alternatives, `(^a$|^b$|x+)`, as the
+ * literal names among them (`^…$` with only characters between) and the source of each other one;
+ * undefined for a pattern of any other shape or not valid.
+ */
+export function nameList(source: string, flags: string): { names: string[]; patterns: string[] } | undefined {
+  let pattern: AST.Pattern;
+  try {
+    pattern = parser.parsePattern(source, 0, source.length, { unicode: flags.includes('u'), unicodeSets: flags.includes('v') });
+  } catch {
+    return undefined;
+  }
+  const [only] = pattern.alternatives;
+  const group = pattern.alternatives.length === 1 && only!.elements.length === 1 ? only!.elements[0] : undefined;
+  if (group?.type !== 'CapturingGroup') return undefined;
+  const names: string[] = [];
+  const patterns: string[] = [];
+  for (const { elements, raw } of group.alternatives) {
+    const first = elements[0];
+    const last = elements.at(-1);
+    const middle = elements.slice(1, -1);
+    const literal = elements.length >= 2 && first?.type === 'Assertion' && first.kind === 'start' && last?.type === 'Assertion' && last.kind === 'end' && middle.every((element) => element.type === 'Character');
+    // A Character's value is a code point with the u flag and a UTF-16 unit without; fromCodePoint writes either.
+    if (literal) names.push(middle.map((element) => String.fromCodePoint((element as AST.Character).value)).join(''));
+    else patterns.push(raw);
+  }
+  return { names, patterns };
+}
+
