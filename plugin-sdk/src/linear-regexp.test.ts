@@ -158,6 +158,13 @@ describe('schemas compiled with the linear engine', () => {
     ]);
   });
 
+  it('keeps the regex format JavaScript\'s: a value is a pattern when JavaScript compiles it, backreferences included', () => {
+    const validator = compileSchema(Type.Object({ p: Type.String({ format: 'regex' }), n: Type.Integer() }, { additionalProperties: false }));
+    // The error list is made under the lent name, where `new RegExp` is the linear engine.
+    assert.deepEqual(validator.problems({ p: '(a)\\1', n: 'x' }).map(({ path }) => path), ['/n']);
+    assert.deepEqual(validator.problems({ p: '(', n: 1 }).map(({ path }) => path), ['/p']);
+  });
+
   it('lends the global name for the call only, and restores it after a throw and after nested calls', () => {
     const seen = withLinearRegExp(() => [globalThis.RegExp, withLinearRegExp(() => globalThis.RegExp), globalThis.RegExp]);
     assert.notEqual(seen[0], RegExp);

@@ -6,7 +6,20 @@
 import type { TSchema } from 'typebox';
 import type { TLocalizedValidationError } from 'typebox/error';
 import { withLinearRegExp } from './linear-regexp.js';
-import { Compile } from './typebox.js';
+import { Compile, Format } from './typebox.js';
+
+const JavaScriptRegExp = RegExp;
+// The `regex` format asks whether a value is a JavaScript pattern, and TypeBox answers with
+// `new RegExp(value, 'u')`, which under the lent name would ask the linear engine instead and
+// refuse `(a)\1`. Compiling is not matching: JavaScript's own compiler answers, as before.
+Format.Set('regex', (value) => {
+  try {
+    new JavaScriptRegExp(value, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+});
 
 /** A compiled schema: whether a value is valid, and what is wrong with it. */
 export interface CompiledCheck {
