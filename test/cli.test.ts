@@ -162,6 +162,21 @@ describe('toolshed config', () => {
     assert.deepEqual(await toolshed(['config', 'check', file]), { code: 1, stdout: expected, stderr: '' });
   });
 
+  it("check and serve refuse a configuration section claimed twice, a built-in's or another plugin's, naming both (issue 45, finding 2)", async () => {
+    const dir = path.join(fixtures, 'section-claimants');
+    const file = await tempFile('claims.yaml', `plugins:\n  dirs: [${JSON.stringify(dir)}]\n`);
+    const at = (group: string): string => path.join(dir, group, 'index.js');
+    const problems =
+      'Invalid configuration:\n' +
+      `- /shared: is claimed by two plugins, also-shared (${at('also-shared')}) and claims-shared (${at('claims-shared')}): a configuration section belongs to one plugin\n` +
+      `- /regex: is claimed by two plugins, regex-tester (built in) and regex-thief (${at('regex-thief')}): a configuration section belongs to one plugin\n`;
+    assert.deepEqual(await toolshed(['config', 'check', file]), { code: 1, stdout: problems, stderr: '' });
+    assert.deepEqual(await toolshed(['serve', '--config', file]), { code: 1, stdout: '', stderr: `Toolshed could not start.\n${problems}` });
+    // A replacement of regex-tester (its group, in plugins.disabled) takes its section with its place.
+    const replacing = await tempFile('replacing.yaml', `plugins:\n  dirs: [${JSON.stringify(path.join(fixtures, 'section-replacement'))}]\n  disabled: [regex-tester]\n`);
+    assert.deepEqual(await toolshed(['config', 'check', replacing]), { code: 0, stdout: `The configuration is valid (${replacing}): 30 plugins, 58 operations enabled.\n`, stderr: '' });
+  });
+
   it('check passes the defaults and counts what they serve', async () => {
     // 30 groups and 58 operations: the contract's count (README).
     const expected = 'The configuration is valid (the defaults): 30 plugins, 58 operations enabled.\n';

@@ -397,8 +397,8 @@ describe('the runtime image installs every package the service imports', () => {
     }
   });
 
-  it('the dependency bundles (TypeBox, semver, Koa, yaml, fast-glob) import only Node\'s own modules', () => {
-    const bundles = ['plugin-sdk/dist/typebox.js', 'plugin-sdk/dist/semver.js', 'dist/kernel/http/vendor/koa.js', 'dist/kernel/host/vendor/yaml.js', 'dist/kernel/host/vendor/fast-glob.js'];
+  it('the dependency bundles (TypeBox, semver, RE2JS and regexpp, Koa, yaml, fast-glob) import only Node\'s own modules', () => {
+    const bundles = ['plugin-sdk/dist/typebox.js', 'plugin-sdk/dist/semver.js', 'plugin-sdk/dist/regexp-libraries.js', 'dist/kernel/http/vendor/koa.js', 'dist/kernel/host/vendor/yaml.js', 'dist/kernel/host/vendor/fast-glob.js'];
     for (const file of bundles) {
       const specifiers = bundleImports(file);
       assert.ok(specifiers.length > 0 || read(file).length > 10_000, `${file} is a bundle`);
@@ -412,7 +412,7 @@ describe('the runtime image installs every package the service imports', () => {
     // minified"). esbuild's readable output is one line per statement, ~30 bytes each; minified, a
     // line ends only where a legal comment or a template literal does. Identifiers are not renamed,
     // so nothing needs esbuild's keepNames helper, which names each function as it is created.
-    const files = [...(await fg('dist/plugins/*/*.bundle.js', { cwd: root })), 'plugin-sdk/dist/typebox.js', 'plugin-sdk/dist/semver.js', 'dist/kernel/http/vendor/koa.js', 'dist/kernel/host/vendor/yaml.js', 'dist/kernel/host/vendor/fast-glob.js'];
+    const files = [...(await fg('dist/plugins/*/*.bundle.js', { cwd: root })), 'plugin-sdk/dist/typebox.js', 'plugin-sdk/dist/semver.js', 'plugin-sdk/dist/regexp-libraries.js', 'dist/kernel/http/vendor/koa.js', 'dist/kernel/host/vendor/yaml.js', 'dist/kernel/host/vendor/fast-glob.js'];
     assert.ok(files.length >= 40, `found ${files.length} bundles; build first`);
     for (const file of files) {
       const text = read(file);
@@ -427,10 +427,12 @@ describe('the runtime image installs every package the service imports', () => {
   it('the SDK imports only its own dependencies', async () => {
     const manifest = JSON.parse(read('plugin-sdk/package.json')) as { dependencies: Record<string, string> };
     const imported = await importedPackages(['plugin-sdk/dist/**/*.js'], 10);
-    // TypeBox and semver are bundled into dist/typebox.js and dist/semver.js (the types still come
-    // from the packages), and the bundles themselves import only Node's own modules.
+    // TypeBox, semver and the regular-expression libraries are bundled into dist/typebox.js,
+    // dist/semver.js and dist/regexp-libraries.js (the types still come from the packages), and the
+    // bundles themselves import only Node's own modules.
     assert.ok(!imported.has('typebox'), 'the build bundled TypeBox');
     assert.ok(!imported.has('semver'), 'the build bundled semver');
+    for (const name of ['re2js', '@eslint-community/regexpp']) assert.ok(!imported.has(name), `the build bundled ${name}`);
     for (const [name, file] of imported) assert.ok(name in manifest.dependencies, `${file} imports ${name}, which is not in the SDK's dependencies`);
   });
 });

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -96,6 +96,7 @@ async function installPluginDependencies(cwd: string): Promise<void> {
   const sdkManifest = JSON.parse(await readFile(path.join(sdkFolder, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   for (const [name, version] of Object.entries(sdkManifest.dependencies)) {
     // Copied, not linked: at run time the plugin has its own SDK and TypeBox, separate from the kernel's.
+    await mkdir(path.dirname(path.join(nodeModules, name)), { recursive: true }); // a scope's folder
     await runOk('cp', ['-R', await installedCopy(name, version), path.join(nodeModules, name)], { cwd });
   }
   // Toolshed itself, named by its path from the plugin folder: npm links the checkout.
@@ -174,7 +175,7 @@ const standIns = new Map<string, { reason: string; run: (cwd: string) => Promise
     },
   ],
   [
-    'npm install ~/my-plugins/word-tools/toolshed-plugin-word-tools-0.1.0.tgz',
+    'npm install --ignore-scripts ~/my-plugins/word-tools/toolshed-plugin-word-tools-0.1.0.tgz',
     {
       reason: "it would change this checkout's package.json and lockfile; the tarball is unpacked where the kernel resolves packages",
       run: async () => {

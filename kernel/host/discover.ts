@@ -66,8 +66,8 @@ function fixFor(error: unknown, specifier: string, folder: string | undefined): 
   const message = (error as Error).message;
   if (folder === undefined) {
     // The package itself is missing, or a module it needs is.
-    if (message.includes(`'${specifier}'`)) return `install it: npm install ${specifier} (in ${serviceRoot})`;
-    return `reinstall it with its dependencies: npm install ${specifier} (in ${serviceRoot})`;
+    if (message.includes(`'${specifier}'`)) return `install it: npm install --ignore-scripts ${specifier} (in ${serviceRoot})`;
+    return `reinstall it with its dependencies: npm install --ignore-scripts ${specifier} (in ${serviceRoot})`;
   }
   // A bare name ('@toolshed/plugin-sdk') is a dependency; a path is one of the plugin's own files.
   if (/Cannot find package '/.test(message)) return `install its dependencies: npm ci (or npm install) in ${folder}`;
@@ -169,11 +169,11 @@ export async function loadPluginPackage(name: string, trusted: TrustedGroups = n
 }
 
 /**
- * The version of an installed package, resolved from the kernel's location like its import: the
- * package.json above its entry module that bears its name (a package's `exports` often leaves its
- * package.json out, so it cannot be resolved directly).
+ * The package.json of an installed package, resolved from the kernel's location like its import:
+ * the one above its entry module that bears its name (a package's `exports` often leaves its
+ * package.json out, so it cannot be resolved directly). Undefined when the package does not resolve.
  */
-function packageVersion(name: string): string | undefined {
+export function installedPackageJson(name: string): Readonly<Record<string, unknown>> | undefined {
   let folder: string;
   try {
     folder = path.dirname(fileURLToPath(import.meta.resolve(name)));
@@ -183,13 +183,19 @@ function packageVersion(name: string): string | undefined {
   for (; folder !== path.dirname(folder); folder = path.dirname(folder)) {
     const file = path.join(folder, 'package.json');
     try {
-      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
-      if (manifest.name === name) return typeof manifest.version === 'string' ? manifest.version : undefined;
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      if (manifest.name === name) return manifest;
     } catch {
       // No package.json here (or not JSON): look further up.
     }
   }
   return undefined;
+}
+
+/** The version of an installed package, from its package.json. */
+function packageVersion(name: string): string | undefined {
+  const version = installedPackageJson(name)?.version;
+  return typeof version === 'string' ? version : undefined;
 }
 
 /** The service's own version, which the built-in plugins share. */

@@ -24,7 +24,7 @@ export {
   withSuggestions,
   type Config,
 } from './config.js';
-export { builtinPluginDir, discoverPlugins, loadPlugin, PluginLoadError, type LoadedPlugin } from './discover.js';
+export { builtinPluginDir, discoverPlugins, installedPackageJson, loadPlugin, PluginLoadError, type LoadedPlugin } from './discover.js';
 export type { Caller } from './caller.js';
 export type { HeldAnswers } from './held-answers.js';
 export { catalogOf } from './catalog.js';

@@ -90,24 +90,38 @@ function matcher(patterns: readonly string[]): (group: string) => boolean {
   return (group) => expressions.some((expression) => expression.test(group));
 }
 
+/** Where a plugin came from, for a message naming it. */
+const claimantOf = ({ origin, source }: LoadedPlugin): string => (origin === 'built-in' ? 'built in' : source);
+
 /** Every plugin section resolved (defaults filled), and every problem of the plugin sections. */
 function pluginSections(config: Config, loaded: readonly LoadedPlugin[], doors: DoorClaims): { sections: Map<ManifestData, unknown>; problems: ErrorDetail[] } {
   const problems: ErrorDetail[] = [];
-  const owners = new Map<string, ManifestData>();
-  for (const { plugin } of loaded) if (plugin.config) owners.set(plugin.config.section, plugin);
+  const owners = new Map<string, LoadedPlugin>();
+  for (const entry of loaded) {
+    const section = entry.plugin.config?.section;
+    if (section === undefined) continue;
+    const first = owners.get(section);
+    // A section belongs to one plugin: the second would read what the operator wrote for the first.
+    // A plugin of the same group replaces the first (plugins.disabled says so), section and all.
+    if (first !== undefined && first.plugin.group !== entry.plugin.group) {
+      problems.push({ path: `/${section}`, message: `is claimed by two plugins, ${first.plugin.group} (${claimantOf(first)}) and ${entry.plugin.group} (${claimantOf(entry)}): a configuration section belongs to one plugin` });
+      continue;
+    }
+    owners.set(section, entry);
+  }
   const doorSections = new Set(doors.sections ?? []);
   const known = [...coreSections, ...doorSections, ...owners.keys()];
   for (const key of Object.keys(config)) {
     if (!coreSections.has(key) && !doorSections.has(key) && !owners.has(key)) problems.push({ path: `/${key}`, message: `is not a known configuration key${didYouMean(key, known)}` });
   }
-  for (const [section, plugin] of owners) {
+  for (const [section, { plugin }] of owners) {
     if (doorSections.has(section)) problems.push({ path: `/${section}`, message: `belongs to a front door of the service; plugin ${plugin.group} cannot claim it` });
   }
   for (const { plugin, source } of loaded) {
     if (doors.reservedGroups?.includes(plugin.group)) problems.push({ path: '/plugins', message: `loads "${plugin.group}" from ${source}, but that group is reserved: the service serves /v1/${plugin.group}/ itself` });
   }
   const sections = new Map<ManifestData, unknown>();
-  for (const [section, plugin] of owners) {
+  for (const [section, { plugin }] of owners) {
     try {
       // Reads `config` alone, data in every manifest.
       sections.set(plugin, resolvePluginConfig(plugin as Plugin, config[section]));

@@ -9,3 +9,4 @@ export { compileSchema, type SchemaValidator } from './validation.js';
 export { checkPlugin } from './define.js';
 export { contractFaultOf, type ContractFault } from './errors.js';
 export { RECOGNIZER_SAMPLE_CHARS } from './recognizers.js';
+export { LinearRegExp, PatternError, linearPatternProblem, type PatternMatcher } from './linear-regexp.js';
