@@ -38,7 +38,14 @@ export class ProbeRefusal extends Error {
 function firstFrame(specifier: string, user: UserSetting): Promise<Frame> {
   return new Promise((resolve, reject) => {
     let answer: Frame | undefined;
-    const launch = launchOf('probe', specifier, { grants: {}, heapMb: PROBE_MEMORY_MB, env: {}, user });
+    let launch: ReturnType<typeof launchOf>;
+    try {
+      launch = launchOf('probe', specifier, { grants: {}, heapMb: PROBE_MEMORY_MB, env: {}, user });
+    } catch (error) {
+      // A package that is not installed: said in the loader's words, as its import would.
+      const code = (error as NodeJS.ErrnoException).code;
+      return reject(new ProbeRefusal([(error as Error).message], code));
+    }
     const probe = new PluginProcess(launch, { maxPayloadBytes: MAX_MANIFEST_BYTES, niceness: 0 }, {
       frame: (frame) => {
         answer ??= frame;

@@ -102,13 +102,18 @@ interface Slot {
   idle?: NodeJS.Timeout;
   /** performance.now() past which an idle process must not compute: its last request's deadline. */
   quietAt: number;
-  /** Its CPU time at the last watch, and how many watches in a row found it computing while it should be quiet. */
+  /** Its CPU time at the last watch, and the CPU time it used in each of the last watches while it should be quiet. */
   cpuMs?: number;
-  busyWatches: number;
+  quietUse: number[];
 }
 
-/** Watches in a row an idle process may spend computing past its last deadline before it is ended. */
-const BUSY_WATCHES = 2;
+/**
+ * An idle process past its last deadline that used this much CPU over {@link QUIET_WINDOW} watches
+ * is still computing (a thread or a timer a handler left spinning) and is ended: a tenth of a core,
+ * far above what an idle Node process uses, and far below what a loop gets on a busy machine.
+ */
+const QUIET_WINDOW = 10;
+const BUSY_SHARE = 0.1;
 
 export class PluginShare {
   private readonly gate: JobGate<Job>;
@@ -174,9 +179,9 @@ export class PluginShare {
 
   /**
    * Each live process's resident memory against the cap, and each idle one's CPU time past its last
-   * request's deadline (threads or timers a handler left running): one over the cap, or computing for
-   * more than half of each of {@link BUSY_WATCHES} watches in a row, is ended. `everyMs`: the time
-   * since the last watch.
+   * request's deadline (threads or timers a handler left running): one over the cap, or using more
+   * than {@link BUSY_SHARE} of a core over {@link QUIET_WINDOW} watches, is ended. `everyMs`: the
+   * time since the last watch.
    */
   watch(everyMs: number): void {
     const { group, logger, rssMb: capMb } = this.options;
@@ -184,20 +189,20 @@ export class PluginShare {
     for (const slot of this.slots) {
       const rssMb = slot.process.residentMb();
       if (rssMb !== undefined && rssMb > capMb) {
-        logger.warn({ plugin: group, pid: slot.process.pid, rssMb: Math.round(rssMb), capMb }, 'plugin process over its memory cap');
+        logger.warn({ plugin: group, pid: slot.process.pid, rssMb: Math.ceil(rssMb), capMb }, 'plugin process over its memory cap');
         slot.process.end({ kind: 'memory', rssMb, capMb });
         continue;
       }
       if (slot.job !== undefined || now < slot.quietAt) {
         slot.cpuMs = undefined;
-        slot.busyWatches = 0;
+        slot.quietUse = [];
         continue;
       }
       const cpuMs = slot.process.cpuMs();
-      const busy = cpuMs !== undefined && slot.cpuMs !== undefined && cpuMs - slot.cpuMs > everyMs / 2;
+      if (cpuMs !== undefined && slot.cpuMs !== undefined) slot.quietUse = [...slot.quietUse.slice(1 - QUIET_WINDOW), cpuMs - slot.cpuMs];
       slot.cpuMs = cpuMs;
-      slot.busyWatches = busy ? slot.busyWatches + 1 : 0;
-      if (slot.busyWatches < BUSY_WATCHES) continue;
+      const used = slot.quietUse.reduce((sum, ms) => sum + ms, 0);
+      if (slot.quietUse.length < QUIET_WINDOW || used < BUSY_SHARE * QUIET_WINDOW * everyMs) continue;
       logger.warn({ plugin: group, pid: slot.process.pid }, 'plugin process computing after its deadline');
       slot.process.end({ kind: 'busy-idle' });
     }
@@ -260,7 +265,7 @@ export class PluginShare {
       frame: (frame) => this.heard(made.slot!, frame),
       ended: (cause) => this.ended(made.slot!, cause),
     });
-    const slot: Slot = (made.slot = { process, ready: false, quietAt: Number.POSITIVE_INFINITY, busyWatches: 0 });
+    const slot: Slot = (made.slot = { process, ready: false, quietAt: Number.POSITIVE_INFINITY, quietUse: [] });
     this.slots.add(slot);
     process.send({ kind: 'init', maxAnswerBytes }, Buffer.from(JSON.stringify(config ?? null)));
     return slot;

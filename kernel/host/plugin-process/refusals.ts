@@ -12,7 +12,7 @@ export function describeEnd(cause: EndCause): string {
     case 'exited':
       return cause.signal !== null ? `its process was ended by ${cause.signal}` : `its process exited with code ${cause.code ?? 'unknown'}`;
     case 'memory':
-      return `its process used ${Math.round(cause.rssMb)} MiB of memory, over its cap of ${cause.capMb} MiB`;
+      return `its process used ${Math.ceil(cause.rssMb)} MiB of memory, over its cap of ${cause.capMb} MiB`;
     case 'busy-idle':
       return 'its process kept computing after its last request\'s deadline';
     case 'protocol':
