@@ -51,18 +51,20 @@ export interface UserChoice {
 }
 
 /**
- * Whether any user may read `file` (and, for a folder, list and enter it): every folder above it
- * searchable by others, and it readable by others. A file inside may still be private; its import
- * then fails naming it.
+ * What keeps other users from reading `file` (and, for a folder, listing and entering it): the
+ * first folder above it that others may not search, or the file itself; undefined when nothing
+ * does. A file inside a readable folder may still be private: its import then fails naming it.
  */
-function readableByOthers(file: string): boolean {
-  for (let at = path.dirname(file); ; at = path.dirname(at)) {
-    if (((statSync(at, { throwIfNoEntry: false })?.mode ?? 0) & 0o001) === 0) return false;
-    if (at === path.dirname(at)) break;
-  }
+function hiddenBy(file: string): string | undefined {
+  const above: string[] = [];
+  for (let at = path.dirname(file); at !== path.dirname(at); at = path.dirname(at)) above.unshift(at);
+  const closed = above.find((folder) => ((statSync(folder, { throwIfNoEntry: false })?.mode ?? 0) & 0o001) === 0);
+  if (closed !== undefined) return closed;
   const stat = statSync(file, { throwIfNoEntry: false });
-  if (stat === undefined) return true; // Nothing there to read: no reason to keep root.
-  return (stat.mode & (stat.isDirectory() ? 0o005 : 0o004)) === (stat.isDirectory() ? 0o005 : 0o004);
+  // Nothing there to read: no reason to keep root.
+  if (stat === undefined) return undefined;
+  const needed = stat.isDirectory() ? 0o005 : 0o004;
+  return (stat.mode & needed) === needed ? undefined : file;
 }
 
 /**
@@ -75,8 +77,10 @@ export function chooseUser(setting: UserSetting, readable: readonly string[]): U
   if (setting === 'service') return {};
   if (setting !== 'auto') return { user: setting };
   if (process.getuid?.() !== 0) return {};
-  const hidden = readable.find((file) => !readableByOthers(file));
-  if (hidden !== undefined) return { kept: `${hidden} is not readable by other users` };
+  for (const file of readable) {
+    const hidden = hiddenBy(file);
+    if (hidden !== undefined) return { kept: `${hidden} is not readable by other users` };
+  }
   return { user: NOBODY };
 }
 
@@ -178,8 +182,9 @@ export function nodeFlags(readable: readonly string[], grants: Grants, heapMb: n
   for (const file of readable) args.push(`--allow-fs-read=${file}`);
   for (const file of grants.write ?? []) args.push(`--allow-fs-write=${file}`);
   if (grants.worker === true) args.push('--allow-worker');
-  // Node warns on every start that the flag may undo the model: the operator granted it knowingly (docs/configuration.md).
-  if (grants.childProcess === true) args.push('--allow-child-process', '--disable-warning=SecurityWarning');
+  if (grants.childProcess === true) args.push('--allow-child-process');
+  // Node warns on every start that these two may undo the model: the operator granted them knowingly (docs/configuration.md).
+  if (grants.worker === true || grants.childProcess === true) args.push('--disable-warning=SecurityWarning');
   if (grants.net === true && RESTRICTS_NETWORK) args.push('--allow-net');
   args.push(`--max-old-space-size=${heapMb}`);
   return args;
