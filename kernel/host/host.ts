@@ -85,6 +85,8 @@ export async function openHost(options: HostOptions): Promise<Host> {
     await Promise.all([pool.close(), pluginProcesses.close()]);
     throw error;
   }
+  // Its tick keeps the main-thread deadlines, whatever door opened the host.
+  watchdog.start();
   const warming = performance.now();
   // Only what is imported here is warmed here; a contained plugin warms in each of its own processes.
   for (const plugin of registry.hosted) await plugin.warm?.();
