@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, symlink } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it, type TestContext } from 'node:test';
@@ -67,15 +67,36 @@ describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_00
     assert.equal(await pluginUid(service), 0);
   });
 
-  it('service: the service\'s own user', async (t) => {
-    const service = await rogueService(t, { user: 'service' });
+  it('service: the service\'s own user, which may signal the service (what a plugin still can as the same user)', async (t) => {
+    // The test services run at niceness 0 (test/support/service.ts); this one at the default, 10.
+    const service = await rogueService(t, { user: 'service' }, { workers: { niceness: 10 } });
     assert.equal(await pluginUid(service), process.getuid?.());
+    // It runs at workers.niceness, below the service.
+    assert.equal(getPriority(service.host.pluginProcesses.stats().get(GROUP)!.pids[0]), 10);
+    // Signal 0 asks the system whether a signal would be delivered, and delivers none.
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/signal`, { body: { pid: process.pid } })).json, { signal: 'allowed' });
   });
 
   it('{ uid, gid }: that user', { skip: !asRoot && NOT_ROOT }, async (t) => {
     const service = await rogueService(t, { user: { uid: 65534, gid: 65534 } });
     if (keptRoot(service).length > 0 || service.logs.join('').includes('EACCES')) return t.skip('this checkout is not readable by uid 65534');
     assert.equal(await pluginUid(service), 65534);
+  });
+});
+
+describe('the heap cap of a contained plugin\'s processes (plugins.limits.<group>.memoryMb)', { timeout: 120_000 }, () => {
+  it('ends a process whose heap passes it: that request is 502 plugin_crashed naming the plugin, the service answers, and the plugin again', async (t) => {
+    const service = await rogueService(t, { limits: { [GROUP]: { memoryMb: 32 } } });
+    const share = () => service.host.pluginProcesses.stats().get(GROUP)!;
+    const leaked = await send(service.url, `/v1/${GROUP}/leak`, { body: { mb: 64 } });
+    const error = (leaked.json as { error: { code: string; message: string } }).error;
+    assert.deepEqual([leaked.status, error.code], [502, 'plugin_crashed']);
+    // How V8 ends a process out of heap (SIGABRT, SIGTRAP, an exit code) differs between versions; the plugin is named either way.
+    assert.match(error.message, new RegExp(`^The plugin ${GROUP} stopped before answering: its process (was ended by SIG[A-Z]+|exited with code \\d+); it is started again for the next request$`));
+    assert.equal(share().ends.exited, 1);
+    assert.deepEqual((await send(service.url, '/v1/base64/encode', { body: { text: 'foobar' } })).json, { base64: 'Zm9vYmFy' });
+    // Under the cap it answers, in a new process.
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/leak`, { body: { mb: 4 } })).json, { done: true });
   });
 });
 
