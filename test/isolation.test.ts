@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send, type Answer } from './support/http.js';
-import { fixtures, startTestService, type TestService } from './support/service.js';
+import { fixtures, NODE_ADDS, startTestService, type TestService } from './support/service.js';
 
 const isolatedPlugins = path.join(fixtures, 'isolated-plugins');
 const hostilePlugins = path.join(fixtures, 'hostile-plugins');
@@ -72,7 +72,7 @@ describe('a folder plugin that patches a global when imported, beside the built-
   it('gives its handler none of the service\'s environment but the listed variable', async () => {
     assert.ok(Object.keys(process.env).length > 2, 'the service itself has an environment (PATH, the secret)');
     const answer = await send(service.url, `/v1/${GROUP}/environment`, { body: {} });
-    assert.deepEqual(answer.json, { names: ['TOOLSHED_ISOLATION_GIVEN'], given: 'given to the plugin' });
+    assert.deepEqual(answer.json, { names: [...NODE_ADDS, 'TOOLSHED_ISOLATION_GIVEN'], given: 'given to the plugin' });
   });
 
   it('answers regex-tester and a 300 kB base64/encode while two of its requests loop, and 503 naming the plugin when its share is full', async () => {
@@ -106,7 +106,7 @@ describe('a contained plugin with no plugins.env entry', { timeout: 60_000 }, ()
   it('sees no environment variable at all', async () => {
     const service = await startTestService({ plugins: { dirs: [isolatedPlugins] } }, { builtinDir: builtinPluginDir });
     try {
-      assert.deepEqual((await send(service.url, `/v1/${GROUP}/environment`, { body: {} })).json, { names: [], given: '' });
+      assert.deepEqual((await send(service.url, `/v1/${GROUP}/environment`, { body: {} })).json, { names: [...NODE_ADDS], given: '' });
     } finally {
       await service.stop();
     }

