@@ -66,7 +66,9 @@ export async function serveRequest(plugin: Plugin, id: number, operation: string
     if (typeof definition?.handler !== 'function') return { header: { kind: 'failed', id, errorName: 'TypeError', frames: [] } };
     const input = fromJson(text(body));
     const context: OperationContext = { signal: neverAborted, config, now: () => new Date(), runInWorker: inThisProcess };
-    const result: unknown = await definition.handler(input as never, context as never);
+    // Called unbound, as the service calls a trusted handler: its stack then reads `at handler`, as the plugin's own tests expect.
+    const { handler } = definition;
+    const result: unknown = await handler(input as never, context as never);
     // undefined has no JSON: the empty payload is what the service then finds is not JSON.
     const payload = utf8(toJson(result) ?? '');
     if (byteLength(payload) > maxAnswerBytes) return { header: { kind: 'too-large', id, bytes: byteLength(payload) } };
