@@ -37,6 +37,7 @@ export { createLogger, describeFailure, flushPeriodically, logFailure, type Logg
 export { didYouMean, nearest } from './nearest.js';
 export { editDistance, groupOfName, MAX_COMPARED_LENGTH, nearestOperation } from './operation-names.js';
 export { WorkerPool, type WorkerPoolStats } from './pool/worker-pool.js';
+export type { ShareStats as PluginShareStats } from './plugin-process/plugin-share.js';
 export { budgetSpent, errorObject, payloadTooLarge, unknownOperation, type ErrorObject } from './refusals.js';
 export { buildRegistry, type Registry } from './registry.js';
 export { parse as parseYaml, stringify as stringifyYaml } from './vendor/yaml.js';

@@ -34,7 +34,7 @@ export async function inspectConfig(env: NodeJS.ProcessEnv, builtinDir: string =
   if (problems.some((problem) => problem.path === '/plugins' || problem.path.startsWith('/plugins/'))) return { config, problems };
   let loaded: LoadedPlugin[];
   try {
-    loaded = await discoverPlugins({ builtinDir, dirs: config.plugins.dirs, packages: config.plugins.packages, plugins: extra, trusted: config.plugins.trusted });
+    loaded = await discoverPlugins({ builtinDir, dirs: config.plugins.dirs, packages: config.plugins.packages, plugins: extra, trusted: config.plugins.trusted, user: config.plugins.user });
   } catch (error) {
     if (!(error instanceof PluginLoadError)) throw error;
     // Its own list of reasons is indented under it, apart from the list of problems.

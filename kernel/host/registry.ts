@@ -38,10 +38,10 @@ export interface HostedOperation extends OperationEntry {
 /**
  * An operation of a plugin the operator did not write and did not trust (`plugins.dirs`/`packages`,
  * not in `plugins.trusted`): the main thread holds its manifest as data, with no handler to call,
- * and all its work runs on that plugin's own workers, under the operation's deadline.
+ * and its handler runs in that plugin's own processes, under the operation's deadline.
  */
 export interface ContainedOperation extends OperationEntry {
-  readonly placement: 'own-workers';
+  readonly placement: 'own-processes';
   readonly operation: OperationTerms;
 }
 
@@ -165,13 +165,13 @@ function containmentProblems(loaded: readonly LoadedPlugin[], config: Config): {
     if (found === undefined) problems.push({ path: '/plugins/trusted', message: `names the unknown group "${name}"` });
     else if (found.origin === 'built-in') problems.push({ path: '/plugins/trusted', message: `names the built-in group "${name}", which is trusted already` });
   }
-  // A share or an environment only a contained plugin's own workers would use.
-  for (const key of ['limits', 'env'] as const) {
+  // A share, an environment or grants only a contained plugin's own processes would use.
+  for (const key of ['limits', 'env', 'grants'] as const) {
     for (const name of Object.keys(config.plugins[key])) {
       const found = loaded.find(({ plugin }) => plugin.group === name);
       if (found === undefined) problems.push({ path: `/plugins/${key}/${name}`, message: 'names an unknown group' });
       else if (found.origin === 'built-in' || config.plugins.trusted.includes(name)) {
-        problems.push({ path: `/plugins/${key}/${name}`, message: `names the ${found.origin === 'built-in' ? 'built-in' : 'trusted'} group "${name}", which runs in the service's own threads, not in workers of its own` });
+        problems.push({ path: `/plugins/${key}/${name}`, message: `names the ${found.origin === 'built-in' ? 'built-in' : 'trusted'} group "${name}", which runs in the service's own threads, not in processes of its own` });
       }
     }
   }
@@ -235,7 +235,7 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config, d
       const errors = Object.fromEntries(codes.map((code) => [code, plugin.errors?.[code] ?? '']));
       const entryOf = { path, config: sections.get(plugin), module: specifier, deadlineMs, errors };
       if (imported === undefined) {
-        operations.set(path, { ...entryOf, placement: 'own-workers', operation: termsOf(plugin, name) });
+        operations.set(path, { ...entryOf, placement: 'own-processes', operation: termsOf(plugin, name) });
         continue;
       }
       const { upstream, offload = 'auto', cost } = definition;

@@ -65,6 +65,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       packages: config.plugins.packages,
       plugins: options.plugins,
       trusted: config.plugins.trusted,
+      user: config.plugins.user,
     }));
   const registry = options.inspected?.registry ?? buildRegistry(loaded, config, options.extensions);
   // One line per plugin: what was loaded, from where, so nothing is skipped without a word.
