@@ -1,5 +1,6 @@
 /** `toolshed config check` and `config print`: the configuration as the service would run with it. */
 import { type Config, ConfigError, coreSections, type Registry, stringifyYaml } from '../kernel/host/index.js';
+import { extensions } from '../service/extensions.js';
 import { write, EXIT, type CliIo } from './command.js';
 import { inspectConfig, loadRegistry, withConfigFile } from './load.js';
 
@@ -27,13 +28,14 @@ export async function printConfig(file: string | undefined, io: CliIo): Promise<
 }
 
 /**
- * The kernel's sections and each enabled plugin's section as the plugin resolved it (its defaults
- * filled); a disabled plugin's section (config/default.yaml has one for every built-in with
- * settings) is left out, since nothing reads it.
+ * The kernel's sections, the front doors' (saved recipes) as given, and each enabled plugin's
+ * section as the plugin resolved it (its defaults filled); a disabled plugin's section
+ * (config/default.yaml has one for every built-in with settings) is left out, since nothing reads it.
  */
 function withPluginDefaults(config: Config, registry: Registry): Config {
   const enabled = new Set(registry.plugins.flatMap((plugin) => (plugin.config === undefined ? [] : [plugin.config.section])));
-  const resolved: Record<string, unknown> = Object.fromEntries(Object.entries(config).filter(([key]) => coreSections.has(key) || enabled.has(key)));
+  const doors = new Set(extensions.sections ?? []);
+  const resolved: Record<string, unknown> = Object.fromEntries(Object.entries(config).filter(([key]) => coreSections.has(key) || doors.has(key) || enabled.has(key)));
   for (const plugin of registry.plugins) {
     if (plugin.config === undefined) continue;
     for (const operation of registry.operations.values()) {

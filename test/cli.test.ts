@@ -191,6 +191,19 @@ describe('toolshed config', () => {
     assert.equal((printed.regex as { timeoutMs: number }).timeoutMs, 1000);
     assert.deepEqual((printed.plugins as { disabled: string[] }).disabled, ['dns-lookup']);
   });
+
+  it('print shows the saved recipes the service serves (docs/cli.md, issue 47)', async () => {
+    assert.match((await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8')).replace(/\s+/g, ' '), /and the saved recipes \(`recipes:`, each served as `POST \/v1\/recipes\/<name>`\)/);
+    const saved = { 'jwt-in-base64': { summary: 'Decode a JWT wrapped in Base64', steps: [{ operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }] } };
+    const file = await tempFile('saved.yaml', JSON.stringify({ recipes: saved }));
+    const outcome = await toolshed(['config', 'print', file]);
+    assert.equal(outcome.code, 0, outcome.stderr);
+    assert.deepEqual((parseYaml(outcome.stdout) as { recipes?: unknown }).recipes, saved);
+    // The printed configuration starts a service that serves the recipe: it is the whole of it.
+    const printed = await tempFile('printed.yaml', outcome.stdout);
+    const served = JSON.parse((await toolshed(['openapi', '--config', printed])).stdout) as { paths: Record<string, unknown> };
+    assert.ok('/v1/recipes/jwt-in-base64' in served.paths);
+  });
 });
 
 describe('toolshed openapi', () => {
