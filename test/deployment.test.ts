@@ -265,6 +265,12 @@ describe('compose.yaml', () => {
     assert.match(nginx, /^\s*ssl_protocols\s+TLSv1\.2 TLSv1\.3;/m);
   });
 
+  it('is described by docs/deployment.md with the port nginx.conf listens on', () => {
+    const listens = [...read('deploy/nginx.conf').matchAll(/^\s*listen\s+(\d+)\b/gm)].map((match) => match[1]!);
+    const named = [...read('docs/deployment.md').replace(/\s+/g, ' ').matchAll(/nginx[^.]*? starts as root to bind port (\d+)/g)].map((match) => match[1]!);
+    assert.deepEqual(named, listens);
+  });
+
   it('limits each instance\'s memory to at least what the mounted configuration may use, and the others too', async () => {
     const config = await siteConfig();
     for (const [name, service] of toolsheds) {
