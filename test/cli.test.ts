@@ -157,7 +157,7 @@ describe('toolshed config', () => {
     const file = await tempFile('bad.yaml', `server:\n  port: -1\nplugins:\n  dirs: [${JSON.stringify(folder)}]\n`);
     const plugin = path.join(folder, 'wrong-name', 'index.js');
     const expected =
-      'Invalid configuration:\n- /server/port: must be >= 0\n' +
+      'Invalid configuration, and a plugin cannot be loaded:\n- /server/port: must be >= 0\n' +
       `- /plugins: Cannot load the plugin ${plugin}:\n  - the folder is named "wrong-name" but the group is "right-name"; they must be equal\n`;
     assert.deepEqual(await toolshed(['config', 'check', file]), { code: 1, stdout: expected, stderr: '' });
   });
