@@ -75,7 +75,7 @@ describe('Redis rate-limit store', () => {
     assert.equal((await a.hit('ip:203.0.113.9', 30, 60_000)).admitted, false);
     assert.equal((await b.hit('ip:203.0.113.9', 30, 60_000)).admitted, false);
     assert.equal((await a.hit('ip:203.0.113.10', 30, 60_000)).remaining, 29, 'another client has its own count');
-    assert.deepEqual([a.counted(), b.counted()], [{ fallbacks: 0, mode: 'redis' }, { fallbacks: 0, mode: 'redis' }]);
+    assert.deepEqual([a.counted(), b.counted()], [{ fallbacks: 0, mode: 'redis', refused: 0 }, { fallbacks: 0, mode: 'redis', refused: 0 }]);
     assert.deepEqual([...a.lines, ...b.lines], []);
   });
 
@@ -156,7 +156,7 @@ describe('Redis rate-limit store', () => {
     assert.equal((await a.hit('ip:198.51.100.8', 5, 60_000)).admitted, false);
     assert.equal((await b.hit('ip:198.51.100.8', 5, 60_000)).admitted, false);
     for (const s of [a, b]) {
-      assert.deepEqual(s.counted(), { fallbacks: 1, mode: 'memory' });
+      assert.deepEqual(s.counted(), { fallbacks: 1, mode: 'memory', refused: 0 });
       assert.deepEqual(s.lines.map((line) => line.level), ['warn'], 'the switch is logged once, not per request');
       assert.ok(!JSON.stringify(s.lines).includes('198.51.100'), 'no client id is logged');
     }
@@ -164,7 +164,7 @@ describe('Redis rate-limit store', () => {
     const started = performance.now();
     const late = await store(redis.url);
     t.diagnostic(`store created with Redis down in ${(performance.now() - started).toFixed(1)} ms`);
-    assert.deepEqual(late.counted(), { fallbacks: 1, mode: 'memory' });
+    assert.deepEqual(late.counted(), { fallbacks: 1, mode: 'memory', refused: 0 });
 
     await redis.restart();
     assert.ok(await eventually(() => [a, b, late].every((s) => s.counted().mode === 'redis')), 'shared counting resumes');
@@ -182,7 +182,7 @@ describe('Redis rate-limit store', () => {
       const worst = await slowest(a, 'ip:192.0.2.1', 100, 10);
       t.diagnostic(`slowest hit while Redis is stalled: ${worst.toFixed(1)} ms`);
       assert.ok(worst < GENEROUS_MS, `a hit took ${worst} ms`);
-      assert.deepEqual(a.counted(), { fallbacks: 1, mode: 'memory' });
+      assert.deepEqual(a.counted(), { fallbacks: 1, mode: 'memory', refused: 0 });
     } finally {
       redis.resume();
     }
@@ -200,10 +200,10 @@ describe('Redis rate-limit store', () => {
     await raw.config('SET', 'maxmemory', '1');
     try {
       assert.equal((await a.hit('ip:192.0.2.2', 2, 60_000)).remaining, 1, 'counted in memory');
-      assert.deepEqual(a.counted(), { fallbacks: 1, mode: 'memory' });
+      assert.deepEqual(a.counted(), { fallbacks: 1, mode: 'memory', refused: 0 });
       // Several probe periods (1 s each): the probe writes too, so the store does not flap back.
       await sleep(2500);
-      assert.deepEqual(a.counted(), { fallbacks: 1, mode: 'memory' });
+      assert.deepEqual(a.counted(), { fallbacks: 1, mode: 'memory', refused: 0 });
     } finally {
       await raw.config('SET', 'maxmemory', '0');
     }

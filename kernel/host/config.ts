@@ -70,8 +70,12 @@ export const CoreConfigSchema = Type.Object(
         anonymous: Type.Object({ max: Type.Integer({ minimum: 1, default: 30 }) }, section),
         apiKey: Type.Object({ max: Type.Integer({ minimum: 1, default: 600 }) }, section),
         windowSeconds: Type.Integer({ minimum: 1, maximum: 86400, default: 60 }),
-        // Unset: counters live in this process. Set: shared by every instance using this Redis.
-        redis: Type.Object({ url: Type.Optional(Type.String({ pattern: '^rediss?://' })) }, section),
+        // Unset: counters live in this process. Set: shared by every instance using this Redis;
+        // while it does not answer, counted by each instance alone (local) or refused (refuse).
+        redis: Type.Object(
+          { url: Type.Optional(Type.String({ pattern: '^rediss?://' })), unavailable: Type.Enum(['local', 'refuse'], { default: 'local' }) },
+          section,
+        ),
       },
       section,
     ),
