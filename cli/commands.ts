@@ -99,7 +99,8 @@ export const commands: readonly Command[] = [
       `${configSources}\n\n` +
       'Example: toolshed identify 0x1F   prints {"candidates":[{"kind":"hex-number",...}]}\n\n' +
       'Exit codes: 0 answered (no candidate is an answer too), 1 refused (a 4xx answer: a text over\n' +
-      '1 MiB, a depth or limit out of range; or the configuration cannot be loaded), 2 usage error,\n' +
+      '1,048,576 characters, a depth or limit out of range; or the configuration cannot be loaded),\n' +
+      '2 usage error, ' +
       '3 failed (a 5xx answer).',
     options: {
       config: configOption,

@@ -18,8 +18,8 @@ export interface FakeExecutorOptions {
 }
 
 export interface FakeExecutor extends Executor {
-  /** Every run asked for, in order. */
-  readonly runs: RunRequest[];
+  /** Every run asked for, in order, its operation by name. */
+  readonly runs: (RunRequest & { readonly operation: string })[];
 }
 
 /** Every built-in plugin, from the compiled plugins/ folder. */
@@ -55,15 +55,15 @@ export async function fakeExecutor(options: FakeExecutorOptions = {}): Promise<F
   for (const plugin of plugins) for (const name of Object.keys(plugin.operations)) byName.set(`${plugin.group}/${name}`, { plugin, info: infoOf(plugin, name) });
   const infos = [...byName.values()].map((entry) => entry.info);
   const cap = options.answerCapBytes ?? 32 * 1024 * 1024;
-  const runs: RunRequest[] = [];
+  const runs: FakeExecutor['runs'] = [];
   return {
     runs,
     operations: () => infos,
     find: (name) => byName.get(name)?.info,
     nearest: (name) => nearest(name, byName.keys(), 3),
     async run(request): Promise<Answer> {
-      runs.push(request);
       const name = typeof request.operation === 'string' ? request.operation : request.operation.name;
+      runs.push({ ...request, operation: name });
       const entry = byName.get(name);
       if (entry === undefined) throw new ToolshedError(404, 'not_found', `No operation ${name}`);
       const value = request.bytes === undefined ? request.body : (JSON.parse(Buffer.from(request.bytes).toString('utf8')) as unknown);

@@ -6,6 +6,7 @@ import { identify, MAX_SPECULATIVE_BYTES, MAX_SPECULATIVE_RUNS } from './identif
 import { corpus, jwtOf, prose } from './identify-corpus.data.js';
 import { runRecipe } from './run.js';
 import { answerValue } from './executor.js';
+import { MAX_IDENTIFY_INPUT_CHARS } from './schemas.js';
 
 let executor: FakeExecutor;
 before(async () => {
@@ -20,7 +21,7 @@ describe('identify names what an input is', () => {
       const { candidates } = await identify(executor, { input });
       const first = candidates[0];
       if (first?.kind !== kind) wrong.push(`${JSON.stringify(input.slice(0, 60))}: expected ${kind}, got ${first?.kind ?? 'nothing'} (${first?.confidence})`);
-      for (const candidate of candidates) await runRecipe(executor, { input, steps: candidate.recipe.steps });
+      for (const candidate of candidates) if (candidate.recipe.steps.length > 0) await runRecipe(executor, { input, steps: candidate.recipe.steps });
     }
     console.log(`identify named ${corpus.length - wrong.length} of ${corpus.length} first${wrong.length > 0 ? `; missed:\n${wrong.join('\n')}` : ''}`);
     assert.ok(wrong.length <= corpus.length * 0.1, wrong.join('\n'));
@@ -89,11 +90,14 @@ describe('identify unwraps layers', () => {
 });
 
 describe('identify is bounded', () => {
-  it('refuses an input over 1 MiB with a 400 naming it', async () => {
-    const error = await identify(executor, { input: 'é'.repeat(600_000) }).then(() => undefined, (caught: unknown) => caught);
+  it('holds the cap its schema states, 1,048,576 characters, however many bytes they take', async () => {
+    // 600,000 emoji: 600,000 characters (1,200,000 UTF-16 units, 2,400,000 bytes of UTF-8) are within it.
+    assert.ok(Array.isArray((await identify(executor, { input: '😀'.repeat(600_000) })).candidates));
+    assert.ok(Array.isArray((await identify(executor, { input: 'a'.repeat(MAX_IDENTIFY_INPUT_CHARS) })).candidates));
+    const error = await identify(executor, { input: 'a'.repeat(MAX_IDENTIFY_INPUT_CHARS + 1) }).then(() => undefined, (caught: unknown) => caught);
     assert.ok(isToolshedError(error));
     assert.equal(error.status, 400);
-    assert.equal(error.details?.[0]?.path, '/input');
+    assert.deepEqual(error.details, [{ path: '/input', message: 'must not have more than 1048576 characters' }]);
   });
 
   it('does a counted amount of work on a 1 MiB input of any shape', async () => {

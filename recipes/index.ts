@@ -14,7 +14,7 @@ export {
   IdentifyCandidate,
   MAX_STEPS,
   MAX_STEP_BODY_BYTES,
-  MAX_IDENTIFY_INPUT_BYTES,
+  MAX_IDENTIFY_INPUT_CHARS,
   DEFAULT_RECIPE_DEADLINE_MS,
 } from './schemas.js';
 export type { Answer, Executor, OperationInfo, RunRequest } from './executor.js';

@@ -18,9 +18,18 @@ export interface ActiveRecognizer {
   readonly field: string;
   /** Fields sent beside it. */
   readonly body: Readonly<Record<string, unknown>>;
+  /** Answer fields and the pattern each must match for the candidate to count. */
+  readonly answer: readonly (readonly [field: string, pattern: RegExp])[];
+  /** Body fields made from the pattern's match (templates), instead of the whole input. */
+  readonly fill?: Readonly<Record<string, unknown>>;
 }
 
-function asRegex(pattern: unknown): RegExp | undefined {
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A manifest's pattern (a RegExp, possibly structured-cloned, or its source) without stateful flags. */
+export function asRegex(pattern: unknown): RegExp | undefined {
   try {
     if (Object.prototype.toString.call(pattern) === '[object RegExp]') {
       const regex = pattern as RegExp;
@@ -44,8 +53,11 @@ function recognizersOf(operation: OperationInfo): ActiveRecognizer[] {
     const { kind, title, confidence } = item ?? {};
     if (regex === undefined || field === undefined || typeof kind !== 'string' || typeof title !== 'string') continue;
     if (typeof confidence !== 'number' || !(confidence > 0 && confidence <= 1)) continue;
-    const body = typeof item.body === 'object' && item.body !== null ? (item.body as Record<string, unknown>) : {};
-    active.push({ operation, kind, title, confidence, regex, field, body });
+    const body = isRecord(item.body) ? item.body : {};
+    const answer = isRecord(item.answer) ? Object.entries(item.answer).map(([key, pattern]) => [key, asRegex(pattern)] as const) : [];
+    if (answer.some(([, pattern]) => pattern === undefined)) continue;
+    const fill = isRecord(item.fill) ? item.fill : undefined;
+    active.push({ operation, kind, title, confidence, regex, field, body, answer: answer as [string, RegExp][], fill });
   }
   return active;
 }
@@ -75,4 +87,39 @@ export function readableShare(text: string): number {
   if (head.length === 0) return 0;
   const unreadable = head.match(/[^\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}\t\r\n]/gu)?.length ?? 0;
   return 1 - unreadable / head.length;
+}
+
+/** `template` with `$&` replaced by the match, `$<name>` by a named group, `$$` by a dollar sign. */
+function expand(template: string, match: RegExpExecArray): string {
+  return template.replace(/\$(?:(\$)|(&)|<([^>]*)>)/g, (whole: string, dollar?: string, all?: string, name?: string) =>
+    dollar !== undefined ? '$' : all !== undefined ? match[0] : (match.groups?.[name!] ?? ''));
+}
+
+function expandAll(value: unknown, match: RegExpExecArray): unknown {
+  if (typeof value === 'string') return expand(value, match);
+  if (Array.isArray(value)) return value.map((item) => expandAll(item, match));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandAll(item, match)]));
+  return value;
+}
+
+/**
+ * The body fields a recognizer's `fill` makes from `text`, or undefined when the recognizer has no
+ * fill, or `text` is longer than a pattern sees (the match must cover the input whole).
+ */
+export function filledFields(recognizer: ActiveRecognizer, text: string): Record<string, unknown> | undefined {
+  if (recognizer.fill === undefined) return undefined;
+  const trimmed = text.trim();
+  if (trimmed.length > RECOGNIZER_SAMPLE_CHARS) return undefined;
+  const match = recognizer.regex.exec(trimmed);
+  return match === null ? undefined : (expandAll(recognizer.fill, match) as Record<string, unknown>);
+}
+
+/** Whether `answer` (an operation's answer) meets the recognizer's answer patterns. */
+export function answerMatches(recognizer: ActiveRecognizer, answer: unknown): boolean {
+  return recognizer.answer.every(([field, pattern]) => {
+    const value = isRecord(answer) ? answer[field] : undefined;
+    if (value === undefined) return false;
+    // Like the input, an answer field is seen only as far as a pattern sees anything.
+    return pattern.test((typeof value === 'string' ? value : JSON.stringify(value)).slice(0, RECOGNIZER_SAMPLE_CHARS));
+  });
 }

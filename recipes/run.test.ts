@@ -63,7 +63,7 @@ describe('running a recipe', () => {
     assert.equal(error.status, 422);
     assert.equal(error.code, 'invalid_base64');
     assert.equal(error.details?.[0]?.path, '/steps/1');
-    assert.deepEqual(executor.runs.map((run) => (typeof run.operation === 'string' ? run.operation : run.operation.name)), ['url-encoder/decode', 'base64/decode']);
+    assert.deepEqual(executor.runs.map((run) => run.operation), ['url-encoder/decode', 'base64/decode']);
   });
 
   it('gives each step what is left of one overall deadline, and stops when none is left', async () => {

@@ -10,8 +10,11 @@ const closed = { additionalProperties: false } as const;
 export const MAX_STEPS = 32;
 /** Largest body one step may be sent, in UTF-8 bytes of its JSON: the HTTP body cap (10 MiB). */
 export const MAX_STEP_BODY_BYTES = 10 * 1024 * 1024;
-/** Largest input identify reads, in UTF-8 bytes (1 MiB). */
-export const MAX_IDENTIFY_INPUT_BYTES = 1024 * 1024;
+/**
+ * Largest input identify reads, in characters (Unicode code points, as the schema's `maxLength`
+ * counts them): the cap the schema states is the one enforced.
+ */
+export const MAX_IDENTIFY_INPUT_CHARS = 1024 * 1024;
 /** The whole recipe's time when the front door gives none, in ms. */
 export const DEFAULT_RECIPE_DEADLINE_MS = 30_000;
 
@@ -52,7 +55,7 @@ export const RecipeAnswer = Type.Object(
 
 export const IdentifyRequest = Type.Object(
   {
-    input: Type.String({ maxLength: MAX_IDENTIFY_INPUT_BYTES, description: 'The text to identify, up to 1 MiB of UTF-8' }),
+    input: Type.String({ maxLength: MAX_IDENTIFY_INPUT_CHARS, description: 'The text to identify, up to 1,048,576 characters' }),
     depth: Type.Integer({ minimum: 1, maximum: 5, default: 3, description: 'Most layers unwrapped (steps in a recipe)' }),
     limit: Type.Integer({ minimum: 1, maximum: 20, default: 5, description: 'Most candidates answered' }),
   },
@@ -65,11 +68,17 @@ export const IdentifyCandidate = Type.Object(
     kind: Type.String({ description: 'What the input is (`jwt`, `base64`); for a layered input, its outermost layer' }),
     title: Type.String({ description: 'What each layer is, outermost first' }),
     confidence: Type.Number({ minimum: 0, maximum: 1, description: 'How sure identify is, from 0 to 1' }),
-    recipe: Type.Object({ steps: Type.Array(RecipeStep, { description: 'The operations, in order' }) }, { ...closed, description: 'Runs as given through the recipe runner with the same input' }),
-    preview: Type.Unknown({ description: 'The recipe\'s answer, cut to a few KB (strings shortened, long lists cut)' }),
+    recipe: Type.Object(
+      { steps: Type.Array(RecipeStep, { description: 'The operations, in order; none when no tool here reads this kind' }) },
+      { ...closed, description: 'Runs as given through the recipe runner with the same input' },
+    ),
+    preview: Type.Unknown({ description: 'The recipe\'s answer, cut to a few hundred bytes (strings shortened, long lists cut); null without steps' }),
+    note: Type.Optional(Type.String({ description: 'Present when no tool here reads this kind: why, and what comes closest' })),
   },
   closed,
 );
+
+export type IdentifyCandidate = Static<typeof IdentifyCandidate>;
 
 export const IdentifyAnswer = Type.Object({ candidates: Type.Array(IdentifyCandidate, { description: 'Best first' }) }, closed);
 export type IdentifyAnswer = Static<typeof IdentifyAnswer>;

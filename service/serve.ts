@@ -36,10 +36,6 @@ async function startServing(env: NodeJS.ProcessEnv, extra: readonly string[]): P
   const { config, plugins: inspected } = await loadForServing(env, undefined, extra, extensions);
   const logger = createLogger(config.log.level);
   const service = await startToolshed({ config, logger, inspected });
-  logger.info({ url: service.url, operations: service.registry.operations.size }, 'listening');
-  // Log lines are written in 64 KiB chunks; flush at least every second so a quiet service still logs promptly.
-  logger.flush();
-  flushPeriodically(logger, 1000);
   const shutdown = (signal: string): void => {
     logger.info({ signal, drainDelayMs: config.server.drainDelayMs }, 'shutting down');
     // A second signal ends the drain delay at once (in-flight requests still finish); a third
@@ -75,4 +71,10 @@ async function startServing(env: NodeJS.ProcessEnv, extra: readonly string[]): P
   process.once('SIGINT', first);
   // `npx toolshed serve`: npm's SIGTERM ends the shell between npm and this process (parent-exit.ts).
   const stopWatching = whenParentExits(env, () => first('parent exited'));
+  // Only now: whoever reads this line may signal at once, and until a listener is installed a
+  // SIGTERM still has Node's default action (the process dies without draining).
+  logger.info({ url: service.url, operations: service.registry.operations.size }, 'listening');
+  // Log lines are written in 64 KiB chunks; flush at least every second so a quiet service still logs promptly.
+  logger.flush();
+  flushPeriodically(logger, 1000);
 }

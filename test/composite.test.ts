@@ -44,12 +44,12 @@ const twice: CompositeOperation = {
 /** `pair/nested`: tries to run a composite as a step. */
 const nested: CompositeOperation = { info: info('pair', 'nested'), run: (_body, _request, operations) => operations.run({ operation: 'pair/twice', body: {} }) };
 
-function executorWith(composites: readonly CompositeOperation[], server: Record<string, unknown> = {}): Executor {
+function executorWith(composites: readonly CompositeOperation[], server: Record<string, unknown> = {}, watchdog?: EventLoopWatchdog): Executor {
   const { config, problems } = checkCoreConfig({ server });
   assert.deepEqual(problems, []);
   const registry = buildRegistry([{ plugin: text, imported: text, source: 'test', specifier: 'test', origin: 'built-in' }], config as Config);
   const logger = createLogger('silent');
-  return createExecutor({ registry, config, logger, watchdog: new EventLoopWatchdog(100, logger), composites: () => composites });
+  return createExecutor({ registry, config, logger, watchdog: watchdog ?? new EventLoopWatchdog(100, logger), composites: () => composites });
 }
 
 describe('composite operations', () => {
@@ -73,6 +73,26 @@ describe('composite operations', () => {
     // Each echo is 611 bytes; held together (1222) they pass the 1024-byte cap before the answer is built.
     await assert.rejects(executor.run({ operation: 'pair/twice', body: { text: 'x'.repeat(600) } }), { status: 422, code: 'output_too_large', message: 'The answers held at once would be 1222 bytes; at most 1024 may be' });
     await assert.rejects(executor.run({ operation: 'pair/twice', bytes: Buffer.from('[1]') }), { status: 400, code: 'invalid_json' });
+  });
+
+  it('are named by the watchdog when their own check holds the main thread', async () => {
+    const watchdog = new EventLoopWatchdog(10, createLogger('silent'));
+    // A check that holds the thread until the clock has moved past the watchdog's 10 ms.
+    const slow: CompositeOperation = {
+      info: info('pair', 'slow'),
+      check: {
+        here: (body) => {
+          const until = performance.now() + 20;
+          while (performance.now() < until);
+          return body;
+        },
+        module: new URL('./composite.test.js', import.meta.url),
+        exportName: 'unused',
+      },
+      run: async () => answerOf('{}', 100),
+    };
+    await executorWith([slow], {}, watchdog).run({ operation: 'pair/slow', body: {} });
+    assert.deepEqual([...watchdog.blocks], [['pair.slow', 1]]);
   });
 
   it('refuse a name served twice', () => {

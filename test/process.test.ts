@@ -34,16 +34,18 @@ async function startProcess(extraYaml: string, env: Record<string, string> = {})
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // Waits on events, not a clock: the listening line, or the process ending without one (a busy
+  // machine may take many seconds to start it; the test runner's own timeout bounds a hang).
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${output}`)), 15_000);
     const look = (): void => {
       const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
       if (match?.[1]) {
-        clearTimeout(timer);
+        child.stdout?.off('data', look);
         resolve(match[1]);
-      } else setTimeout(look, 25);
+      }
     };
-    look();
+    child.stdout?.on('data', look);
+    void exited.then((code) => reject(new Error(`exited ${code} before listening: ${output}`)));
   });
   return { child, url, output: () => output, exited };
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { JWT_ANSWER, JWT_BASE64, JWT_LAYERS, SAVED } from './support/recipes.js';
+import { ISSUE_46_EXAMPLES, JWT_ANSWER, JWT_BASE64, JWT_LAYERS, SAVED } from './support/recipes.js';
 
 const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
 const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['TOOLSHED_CONFIG', 'PORT', 'HOST'].includes(name)));
@@ -71,6 +71,15 @@ describe('toolshed identify', () => {
       const [best] = (JSON.parse(outcome.stdout) as { candidates: { title: string; recipe: unknown; preview: unknown }[] }).candidates;
       assert.equal(best?.title, 'Percent-encoded text → Base64 → JSON Web Token');
       assert.deepEqual(best?.preview, JWT_ANSWER);
+    }
+  });
+
+  it('answers issue 46\'s examples as they should be', async () => {
+    for (const example of ISSUE_46_EXAMPLES) {
+      const outcome = await toolshed(['identify', example.input]);
+      assert.equal(outcome.code, 0, `${example.name}: ${outcome.stderr}`);
+      const [best] = (JSON.parse(outcome.stdout) as { candidates: { kind: string; recipe: { steps: unknown[] }; preview: unknown }[] }).candidates;
+      assert.deepEqual({ kind: best?.kind, recipe: best?.recipe, preview: best?.preview }, example.best, example.name);
     }
   });
 

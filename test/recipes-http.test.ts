@@ -8,7 +8,7 @@ import { startFeed, type FakeFeed } from '../plugins/currency-converter/fake-fee
 import { startResolver, type FakeResolver } from '../plugins/dns-lookup/fake-resolver.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
-import { JWT_ANSWER, JWT_BASE64, JWT_LAYERS, SAVED } from './support/recipes.js';
+import { ISSUE_46_EXAMPLES, JWT_ANSWER, JWT_BASE64, JWT_LAYERS, SAVED } from './support/recipes.js';
 import { startTestService, type TestService } from './support/service.js';
 
 /** Three DNS lookups: each would reach the resolver, so its query count says whether any ran. */
@@ -161,6 +161,17 @@ describe('POST /v1/recipes/identify', () => {
     assert.deepEqual(best?.recipe, { steps: [{ operation: 'url-encoder/decode' }, { operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }] });
     assert.deepEqual(best?.preview, JWT_ANSWER);
     assert.deepEqual((await post('/v1/recipes/run', { input: JWT_LAYERS, ...best!.recipe })).json, { result: JWT_ANSWER });
+  });
+
+  it('answers issue 46\'s examples as they should be, and each recipe runs as given', async () => {
+    for (const example of ISSUE_46_EXAMPLES) {
+      const answer = await post('/v1/recipes/identify', { input: example.input });
+      assert.equal(answer.status, 200, `${example.name}: ${answer.text}`);
+      const [best] = (answer.json as { candidates: { kind: string; recipe: { steps: unknown[] }; preview: unknown }[] }).candidates;
+      assert.deepEqual({ kind: best?.kind, recipe: best?.recipe, preview: best?.preview }, example.best, example.name);
+      const ran = await post('/v1/recipes/run', { input: example.input, ...best!.recipe });
+      assert.deepEqual((ran.json as { result: unknown }).result, example.best.preview, example.name);
+    }
   });
 
   it('never calls an upstream: no DNS query, no currency feed request, whatever the input looks like', async () => {

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
-import { JWT_ANSWER, JWT_BASE64, JWT_LAYERS, SAVED } from './support/recipes.js';
+import { ISSUE_46_EXAMPLES, JWT_ANSWER, JWT_BASE64, JWT_LAYERS, SAVED } from './support/recipes.js';
 import { startTestService, type TestService } from './support/service.js';
 
 let service: TestService;
@@ -57,6 +57,15 @@ describe('recipes over MCP', () => {
     const [best] = (result.structuredContent as { candidates: { recipe: { steps: unknown[] }; preview: unknown }[] }).candidates;
     assert.deepEqual(best?.preview, JWT_ANSWER);
     assert.deepEqual((await call('recipes_run', { input: JWT_LAYERS, ...best!.recipe })).structuredContent, { result: JWT_ANSWER });
+  });
+
+  it('answers issue 46\'s examples as they should be', async () => {
+    for (const example of ISSUE_46_EXAMPLES) {
+      const result = await call('recipes_identify', { input: example.input });
+      assert.equal(result.isError, undefined, example.name);
+      const [best] = (result.structuredContent as { candidates: { kind: string; recipe: { steps: unknown[] }; preview: unknown }[] }).candidates;
+      assert.deepEqual({ kind: best?.kind, recipe: best?.recipe, preview: best?.preview }, example.best, example.name);
+    }
   });
 
   it('runs a saved recipe as its own tool, taking {input}', async () => {

@@ -1,7 +1,8 @@
 /**
  * How long an operation's work may take, wherever it runs. On the worker pool the pool's deadline
- * terminates the worker; on the main thread a timer answers for a handler that never settles (a
- * CPU loop there cannot be interrupted, which is why third-party code runs on the pool by default).
+ * terminates the worker; on the main thread the watchdog's tick answers for a handler that never
+ * settles (kernel/host/watchdog.ts, `within`; a CPU loop there cannot be interrupted, which is why
+ * third-party code runs off the main thread by default).
  */
 import { ToolshedError, UnprocessableError, workerRefusal } from '@toolshed/plugin-sdk';
 import type { WorkerPool } from './pool/worker-pool.js';
@@ -13,31 +14,6 @@ export const OPERATION_TIMEOUT = 'operation_timeout';
 /** 504 `operation_timeout`: operation `id` did not finish within its deadline. */
 export function operationTimeout(id: string, deadlineMs: number): ToolshedError {
   return new ToolshedError(504, OPERATION_TIMEOUT, `${id} did not finish within its deadline of ${deadlineMs} ms`);
-}
-
-/**
- * Resolves as `work` does, or rejects with `expired()` once `deadlineMs` passes first; `onExpire`
- * runs then (it aborts the handler's signal). The work itself goes on unseen: a promise cannot be
- * cancelled, and a synchronous loop on the main thread cannot be interrupted at all.
- */
-export function withinDeadline<T>(work: Promise<T>, deadlineMs: number, expired: () => Error, onExpire: () => void): Promise<T> {
-  // One promise and one timer per request: this is on every main-thread request's path.
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      onExpire();
-      reject(expired());
-    }, deadlineMs);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }
 
 const offloadModule = new URL('./offload.js', import.meta.url);

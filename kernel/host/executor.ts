@@ -13,7 +13,7 @@ import { answerOf, answerTooLarge, type Answer } from './answer.js';
 import type { ByteBudget } from './byte-budget.js';
 import type { CompositeOperation, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
 import type { Config } from './config.js';
-import { OPERATION_TIMEOUT, operationTimeout, runOnPool, withinDeadline } from './deadline.js';
+import { OPERATION_TIMEOUT, operationTimeout, runOnPool } from './deadline.js';
 import { HandlerContext } from './handler-context.js';
 import { AnswerLedger } from './held-answers.js';
 import { BODY_LIMIT, parseJsonObject } from './json-body.js';
@@ -104,12 +104,21 @@ export function createExecutor(options: ExecutorOptions): Executor {
 
   /** Runs on the main thread, within the deadline, timing its synchronous parts. */
   async function runHere(registered: HostedOperation, input: unknown, request: RunRequest, deadlineMs: number): Promise<string> {
-    const running = watchdog.begin(registered.operation.id, request.requestId ?? '');
+    const id = registered.operation.id;
+    const running = watchdog.begin(id, request.requestId ?? '');
     try {
       const context = new HandlerContext(request.caller, registered.config, now, runInWorker);
-      const pending = watchdog.timed(running, () => registered.operation.run(input, context));
-      const result = await withinDeadline(pending, deadlineMs, () => operationTimeout(registered.operation.id, deadlineMs), () => context.expire());
-      return watchdog.timed(running, () => JSON.stringify(result));
+      let started = performance.now();
+      const pending = registered.operation.run(input, context);
+      watchdog.took(running, started);
+      const result = await watchdog.within(running, pending, deadlineMs, () => {
+        context.expire();
+        return operationTimeout(id, deadlineMs);
+      });
+      started = performance.now();
+      const json = JSON.stringify(result);
+      watchdog.took(running, started);
+      return json;
     } finally {
       watchdog.done(running);
     }
@@ -169,8 +178,16 @@ export function createExecutor(options: ExecutorOptions): Executor {
     const { check } = composite;
     let body: unknown;
     if (bytes === undefined || bytes.byteLength <= config.workers.offloadBytes) {
-      body = bytes === undefined ? (request.body ?? {}) : parseJsonObject(bytes);
-      if (check !== undefined) body = check.here(body, pluginCatalog);
+      // Timed under the composite's own name: a block here is the composite's, not a step's.
+      const running = watchdog.begin(info.id, request.requestId ?? '');
+      try {
+        body = watchdog.timed(running, () => {
+          const parsed = bytes === undefined ? (request.body ?? {}) : parseJsonObject(bytes);
+          return check === undefined ? parsed : check.here(parsed, pluginCatalog);
+        });
+      } finally {
+        watchdog.done(running);
+      }
     } else {
       // A large body is parsed and checked on the pool: the main thread only moves its bytes.
       const deadlineMs = Math.min(config.workers.requestBudgetMs, request.deadlineMs ?? Number.POSITIVE_INFINITY);

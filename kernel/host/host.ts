@@ -82,6 +82,8 @@ export async function openHost(options: HostOptions): Promise<Host> {
     await Promise.all([pool.close(), pluginWorkers.close()]);
     throw error;
   }
+  // Its tick keeps the main-thread deadlines, whatever door opened the host.
+  watchdog.start();
   const warming = performance.now();
   // Only what is imported here is warmed here; a contained plugin warms in each of its own workers.
   for (const plugin of registry.hosted) await plugin.warm?.();

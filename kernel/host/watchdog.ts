@@ -9,13 +9,19 @@
  * lateness catches the rest (a handler's code after an `await`, the kernel's own work), and names
  * the main-thread operation when just one was in flight since its last check (with several, the
  * line lists them all).
+ *
+ * The same tick ends main-thread operations past their deadline (`within`): one timer for all of
+ * them rather than a timer per request, so a deadline is kept to within half of `blockedMs`.
  */
 import type { Logger } from './logger.js';
 
-/** A main-thread operation in flight, as the dispatch registered it. */
+/** A main-thread operation in flight, as the executor registered it. */
 export interface Running {
   readonly operation: string;
   readonly requestId: string;
+  /** performance.now() past which `expire` is called, once (see {@link EventLoopWatchdog.within}). */
+  deadline: number;
+  expire: (() => void) | undefined;
 }
 
 /** The label of a block no operation is known for. */
@@ -36,8 +42,9 @@ export class EventLoopWatchdog {
     private readonly logger: Logger,
   ) {}
 
-  /** Starts the lateness check; the timer never keeps the process alive. */
+  /** Starts the lateness and deadline checks (once; again does nothing); the timer never keeps the process alive. */
   start(): void {
+    if (this.timer !== undefined) return;
     const everyMs = Math.max(5, Math.floor(this.blockedMs / 2));
     let expected = performance.now() + everyMs;
     this.timer = setInterval(() => {
@@ -50,6 +57,13 @@ export class EventLoopWatchdog {
         this.report(only?.operation ?? NO_OPERATION, only?.requestId, lateMs, only === undefined ? candidates : undefined);
       }
       this.ended = [];
+      for (const running of this.inFlight) {
+        if (running.expire !== undefined && running.deadline <= now) {
+          const expire = running.expire;
+          running.expire = undefined;
+          expire();
+        }
+      }
       expected = now + everyMs;
     }, everyMs);
     this.timer.unref();
@@ -57,13 +71,45 @@ export class EventLoopWatchdog {
 
   stop(): void {
     clearInterval(this.timer);
+    this.timer = undefined;
   }
 
   /** Registers a main-thread operation until {@link done}. */
   begin(operation: string, requestId: string): Running {
-    const running: Running = { operation, requestId };
+    const running: Running = { operation, requestId, deadline: Number.POSITIVE_INFINITY, expire: undefined };
     this.inFlight.add(running);
     return running;
+  }
+
+  /**
+   * Settles as `work` does, or rejects with `expired()` once `deadlineMs` has passed first (the tick
+   * finds it; the watchdog must be started). The work itself goes on unseen: a promise cannot be
+   * cancelled, and a synchronous loop on the main thread cannot be interrupted at all.
+   */
+  within<T>(running: Running, work: Promise<T>, deadlineMs: number, expired: () => Error): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      running.deadline = performance.now() + deadlineMs;
+      running.expire = () => reject(expired());
+      work.then(
+        (value) => {
+          running.expire = undefined;
+          resolve(value);
+        },
+        (error: unknown) => {
+          running.expire = undefined;
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Reports a synchronous section of `running` that began at `started` (performance.now()) when it held the thread too long. */
+  took(running: Running, started: number): void {
+    const tookMs = performance.now() - started;
+    if (tookMs >= this.blockedMs) {
+      this.reportedAt = performance.now();
+      this.report(running.operation, running.requestId, tookMs);
+    }
   }
 
   done(running: Running): void {
@@ -77,11 +123,7 @@ export class EventLoopWatchdog {
     try {
       return work();
     } finally {
-      const tookMs = performance.now() - started;
-      if (tookMs >= this.blockedMs) {
-        this.reportedAt = performance.now();
-        this.report(running.operation, running.requestId, tookMs);
-      }
+      this.took(running, started);
     }
   }
 

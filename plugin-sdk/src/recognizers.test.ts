@@ -73,6 +73,25 @@ describe('operation io and recognizers', () => {
     assert.deepEqual(problemsWith({ io: { input: 'text' }, recognizers: [{ ...good, field: 'times', body: { text: '' } }] }), []);
   });
 
+  it('accepts answer patterns on response fields and fill on body fields, and names each wrong one', () => {
+    assert.deepEqual(problemsWith({ io: { input: 'text' }, recognizers: [{ ...good, answer: { reversed: /^a/ }, fill: { text: '$&', times: 1 } }] }), []);
+    const problems = problemsWith({
+      io: { input: 'text' },
+      recognizers: [
+        { ...good, answer: { nope: 'x', reversed: '(' } },
+        { ...good, answer: 'x', fill: [] },
+        { ...good, fill: { nope: '$&', times: 2 }, body: { times: 1 } },
+      ],
+    });
+    assert.equal(problems.length, 6, problems.join('\n'));
+    assert.equal(problems[0], 'operation "reverse": recognizers[0]: answer field "nope" is not a property of the response schema');
+    assert.match(problems[1]!, /recognizers\[0\]: answer\.reversed: pattern does not compile/);
+    assert.equal(problems[2], 'operation "reverse": recognizers[1]: answer must be an object of response fields and patterns');
+    assert.equal(problems[3], 'operation "reverse": recognizers[1]: fill must be an object of body fields');
+    assert.equal(problems[4], 'operation "reverse": recognizers[2]: fill field "nope" is not a property of the body schema');
+    assert.equal(problems[5], 'operation "reverse": recognizers[2]: fill and body both set "times"');
+  });
+
   it('keeps a RegExp pattern through a structured clone, as a worker-hosted manifest arrives', () => {
     const copy = structuredClone({ io: { input: 'text' }, recognizers: [good] });
     assert.deepEqual(problemsWith(copy), []);

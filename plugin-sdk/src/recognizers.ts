@@ -17,7 +17,8 @@ export interface OperationIo {
 
 /**
  * How to recognise input the operation takes, for identify. The pattern is a first sieve; a
- * candidate counts only when the operation, run on the input, accepts it.
+ * candidate counts only when the operation, run on the input, accepts it (and its answer matches
+ * `answer`): the operation is the judge of its own input, the pattern only saves runs.
  */
 export interface Recognizer {
   /** What the input is, kebab-case (`jwt`, `base64url`, `unix-timestamp`). */
@@ -39,6 +40,21 @@ export interface Recognizer {
   readonly field?: string;
   /** Fields sent beside the input when identify runs the operation (`{ from: 'csv', to: 'json' }`). */
   readonly body?: Readonly<Record<string, unknown>>;
+  /**
+   * Top-level fields of the operation's answer, each with a pattern its value must match (a string
+   * as it is, any other value as its JSON): the candidate counts only then. One run answers every
+   * recognizer of the same operation and body, so data-converter's `from: 'auto'` can tell CSV from
+   * YAML by its answer's `from` (`{ from: '^csv$' }`).
+   */
+  readonly answer?: Readonly<Record<string, RegExp | string>>;
+  /**
+   * Body fields made from the pattern's match instead of the whole input, for input the operation
+   * takes in another shape (`/a+/i` as `{ pattern: 'a+', flags: 'i' }`, a bare IPv4 address as
+   * `a.b.c.d/32`). Every string inside is a template: `$&` is the match, `$<name>` a named group,
+   * `$$` a dollar sign. The recipe carries the made values. Applies to input that fits in
+   * {@link RECOGNIZER_SAMPLE_CHARS} characters, as the match must cover it whole.
+   */
+  readonly fill?: Readonly<Record<string, unknown>>;
 }
 
 /** How much of an input a recognizer's pattern sees: bounded, so a 1 MiB input costs no more than a short one. */
@@ -73,7 +89,16 @@ function patternProblems(where: string, pattern: unknown): string[] {
   }
 }
 
-function recognizerProblems(where: string, recognizer: unknown, bodyFields: readonly string[], mainInput: string): string[] {
+/** Problems of `answer`: an object of response fields, each with a pattern. */
+function answerProblems(where: string, answer: unknown, responseFields: readonly string[]): string[] {
+  if (!isRecord(answer)) return [`${where}: answer must be an object of response fields and patterns`];
+  return Object.entries(answer).flatMap(([key, pattern]) => [
+    ...(responseFields.includes(key) ? [] : [`${where}: answer field "${key}" is not a property of the response schema`]),
+    ...patternProblems(`${where}: answer.${key}`, pattern),
+  ]);
+}
+
+function recognizerProblems(where: string, recognizer: unknown, bodyFields: readonly string[], mainInput: string, responseFields: readonly string[]): string[] {
   if (!isRecord(recognizer)) return [`${where} is not an object`];
   const problems: string[] = [];
   let input = mainInput;
@@ -99,7 +124,17 @@ function recognizerProblems(where: string, recognizer: unknown, bodyFields: read
       }
     }
   }
-  const known = new Set(['kind', 'title', 'pattern', 'confidence', 'field', 'body']);
+  if (recognizer.answer !== undefined) problems.push(...answerProblems(where, recognizer.answer, responseFields));
+  if (recognizer.fill !== undefined) {
+    if (!isRecord(recognizer.fill)) problems.push(`${where}: fill must be an object of body fields`);
+    else {
+      for (const key of Object.keys(recognizer.fill)) {
+        if (!bodyFields.includes(key)) problems.push(`${where}: fill field "${key}" is not a property of the body schema`);
+        else if (isRecord(recognizer.body) && key in recognizer.body) problems.push(`${where}: fill and body both set "${key}"`);
+      }
+    }
+  }
+  const known = new Set(['kind', 'title', 'pattern', 'confidence', 'field', 'body', 'answer', 'fill']);
   for (const key of Object.keys(recognizer)) if (!known.has(key)) problems.push(`${where}: unknown field "${key}"`);
   return problems;
 }
@@ -132,6 +167,7 @@ export function recognitionProblems(where: string, operation: Readonly<Record<st
     problems.push(`${where}: recognizers need io.input, the field identify fills with the input`);
   }
   const bodyFields = propertiesOf(operation.body) ?? [];
-  recognizers.forEach((recognizer, index) => problems.push(...recognizerProblems(`${where}: recognizers[${index}]`, recognizer, bodyFields, input ?? '')));
+  const responseFields = propertiesOf(operation.response) ?? [];
+  recognizers.forEach((recognizer, index) => problems.push(...recognizerProblems(`${where}: recognizers[${index}]`, recognizer, bodyFields, input ?? '', responseFields)));
   return problems;
 }

@@ -39,8 +39,11 @@ export default definePlugin({
       summary: 'Decode Base64 (either alphabet) to UTF-8 text',
       io: { input: 'base64', output: 'text' },
       recognizers: [
-        { kind: 'base64', title: 'Base64', pattern: /^(?=[A-Za-z0-9+/\s]*[0-9+/=]|[\s\S]*[a-z][\s\S]*[A-Z])[A-Za-z0-9+/\r\n]{8,}={0,2}$/, confidence: 0.7 },
+        // Standard Base64 comes in groups of four (padded with =, line breaks allowed between groups);
+        // base64url (as JOSE and URLs carry it) drops the padding or uses - and _. The decoder reads both.
+        { kind: 'base64', title: 'Base64', pattern: /^(?=[A-Za-z0-9+/\s]*[0-9+/=]|[\s\S]*[a-z][\s\S]*[A-Z])(?=[\s\S]{8})(?:[A-Za-z0-9+/]{4}|\r?\n)*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)$/, confidence: 0.7 },
         { kind: 'base64url', title: 'Base64url', pattern: /^(?=[\w-]*[-_])[A-Za-z0-9_-]{8,}$/, confidence: 0.7 },
+        { kind: 'base64url', title: 'Base64url', pattern: /^(?=[A-Za-z0-9]*[0-9]|[A-Za-z0-9]*[a-z][A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]{8})(?:[A-Za-z0-9]{4})*[A-Za-z0-9]{2,3}$/, confidence: 0.7 },
       ],
       errors: ['invalid_base64', 'invalid_utf8'],
       cost: 'linear',

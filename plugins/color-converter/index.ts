@@ -33,7 +33,8 @@ export default definePlugin({
       recognizers: [
         { kind: 'css-color', title: 'CSS colour (hex)', pattern: /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, confidence: 0.9 },
         { kind: 'css-color', title: 'CSS colour (function)', pattern: /^(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color)\([^()]*\)$/i, confidence: 0.9 },
-        { kind: 'css-color', title: 'CSS colour (named)', pattern: /^[a-z]{3,20}$/i, confidence: 0.5 },
+        // Any single word: the converter knows the CSS colour names, and refuses every other word.
+        { kind: 'css-color', title: 'CSS colour (named)', pattern: /^[a-z]{3,20}$/i, confidence: 0.8 },
       ],
       errors: ['invalid_color'],
       description:

@@ -2,6 +2,19 @@ import { definePlugin, defineOperation, Type } from '@toolshed/plugin-sdk';
 import { FROM_PATTERN, explain } from './explain.js';
 
 const closed = { additionalProperties: false } as const;
+const field = '[\\d*][\\d*/,-]*|[a-z]{3}(?:[-,][a-z]{3})*';
+/** Six-field forms, seconds first, as recognizers filling the five standard fields. */
+const sixFields = [
+  [`^[\\d*][\\d*/,-]*[ \\t]+(?<five>(?:${field})(?:[ \\t]+(?:${field})){4})$`, '$<five>'],
+  [`^[\\d*][\\d*/,-]*[ \\t]+(?<four>(?:${field})(?:[ \\t]+(?:${field})){3})[ \\t]+\\?$`, '$<four> *'],
+  [`^[\\d*][\\d*/,-]*[ \\t]+(?<two>(?:${field})[ \\t]+(?:${field}))[ \\t]+\\?[ \\t]+(?<last>(?:${field})[ \\t]+(?:${field}))$`, '$<two> * $<last>'],
+].map(([pattern, expression]) => ({
+  kind: 'cron',
+  title: 'Cron expression with seconds (explained without them)',
+  pattern: new RegExp(pattern!, 'i'),
+  confidence: 0.75,
+  fill: { expression: expression! },
+}));
 
 export default definePlugin({
   group: 'cron-expression',
@@ -21,6 +34,17 @@ export default definePlugin({
       summary: 'Normalize, describe and schedule a cron expression',
       io: { input: 'expression', output: 'description' },
       recognizers: [
+        // A crontab line: five fields (or a macro) and the command they run.
+        {
+          kind: 'cron',
+          title: 'Crontab line (schedule and command)',
+          pattern: /^(?<schedule>@(?:yearly|annually|monthly|weekly|daily|midnight|hourly)|[\d*][\d*/,-]*(?:[ \t]+(?:[\d*][\d*/,-]*|[a-z]{3}(?:[-,][a-z]{3})*)){4})[ \t]+(?!(?:[a-z]{3}(?:[-,][a-z]{3})*|\?)$)(?<command>[a-z/.$~"'[(][^\n]*)$/i,
+          confidence: 0.85,
+          fill: { expression: '$<schedule>' },
+        },
+        // Six fields, seconds first (Spring, Quartz, node-cron): explained without the seconds; a
+        // Quartz `?` in either day field stands for `*`.
+        ...sixFields,
         { kind: 'cron', title: 'Cron expression', pattern: /^(?:@(?:yearly|annually|monthly|weekly|daily|hourly)|[\d*?][\d*/,?LW#-]*(?:\s+(?:[\d*?][\d*/,?LW#-]*|[A-Za-z]{3}(?:[-,][A-Za-z]{3})*)){4,5})$/, confidence: 0.9 },
       ],
       deterministic: false, // the next runs count from now when `from` is left out

@@ -3,6 +3,12 @@ import { convertData, type ConvertRequest, type ConvertResult } from './convert.
 import { MAX_DEPTH, MAX_OUTPUT_CHARS, MAX_YAML_DEPTH } from './tree.js';
 
 const closed = { additionalProperties: false } as const;
+/** What identify asks: convert from whatever the input is to JSON. */
+const AUTO = { from: 'auto', to: 'json' } as const;
+/** The answer of YAML that is a document: a mapping or a list, not a lone scalar. */
+const YAML_TREE = { from: '^yaml$', output: '^[[{]' } as const;
+/** The answer of CSV with at least one row under its header. */
+const CSV_ROWS = { from: '^csv$', output: '^\\[\\s*[[{]' } as const;
 
 /** Inputs up to this many characters convert on the main thread; larger ones in the SDK's worker pool. */
 export const WORKER_THRESHOLD = 64 * 1024;
@@ -60,13 +66,23 @@ export default definePlugin({
     convert: defineOperation({
       summary: 'Convert JSON, YAML or CSV text to JSON, YAML or CSV',
       io: { input: 'input', output: 'output' },
+      // Identify runs `from: auto` and reads which format it detected (`from`) and that the result is
+      // a table or a tree: the converter, not a pattern, decides what is CSV or YAML. The patterns
+      // only rank how sure a detected format makes identify, from the shape of the first lines.
       recognizers: [
-        { kind: 'yaml', title: 'YAML document', pattern: /^(?:#.*\r?\n)*---[ \t]*\r?\n[ \t]*(?:- )?[\w."'-]+:/, confidence: 0.8, body: { from: 'yaml', to: 'json' } },
-        { kind: 'yaml', title: 'YAML', pattern: /^(?:#.*\r?\n)*[\w."'-]+:[ \t]*\r?\n[ \t]+(?:- |[\w."'-]+:)/, confidence: 0.75, body: { from: 'yaml', to: 'json' } },
-        { kind: 'yaml', title: 'YAML', pattern: /^(?:#.*\r?\n)*(?:[\w."'-]+:[ \t].*\r?\n){2,}[\w."'-]+:/, confidence: 0.6, body: { from: 'yaml', to: 'json' } },
-        { kind: 'yaml', title: 'YAML list', pattern: /^(?:#.*\r?\n)*- [\w."'-]+:[\s\S]*\n- [\w."'-]+:/, confidence: 0.7, body: { from: 'yaml', to: 'json' } },
-        { kind: 'yaml', title: 'YAML list', pattern: /^(?:- .*\r?\n)+- /, confidence: 0.5, body: { from: 'yaml', to: 'json' } },
-        { kind: 'csv', title: 'CSV', pattern: /^[\w".-][\w" .-]*(?:,[\w".-][\w" .-]*)+\r?\n[^\n]*,/, confidence: 0.75, body: { from: 'csv', to: 'json' } },
+        { kind: 'yaml', title: 'YAML', pattern: /^(?:#.*\r?\n|[ \t]*\r?\n)*---[ \t]*(?:#.*)?\r?\n/, confidence: 0.85, body: AUTO, answer: YAML_TREE },
+        { kind: 'yaml', title: 'YAML', pattern: /^(?:#.*\r?\n|[ \t]*\r?\n)*[\w."'$-]+:[ \t]*(?:#.*)?\r?\n(?:[ \t]*(?:#.*)?\r?\n)*[ \t]+(?:- |[\w."'$-]+:)/, confidence: 0.8, body: AUTO, answer: YAML_TREE },
+        { kind: 'yaml', title: 'YAML', pattern: /^(?:#.*\r?\n|[ \t]*\r?\n)*- [\w."'$-]+:[ \t]/, confidence: 0.75, body: AUTO, answer: YAML_TREE },
+        // Lines of `key: value` whose keys look like configuration (a lower-case first letter, no spaces).
+        { kind: 'yaml', title: 'YAML', pattern: /^(?:#.*\r?\n|[ \t]*\r?\n)*[a-z_][\w.-]*:(?:[ \t].*)?\r?\n(?:[ \t]*(?:#.*)?\r?\n)*[ \t]*(?:[a-z_][\w.-]*:|- )/, confidence: 0.8, body: AUTO, answer: YAML_TREE },
+        { kind: 'yaml', title: 'YAML list', pattern: /^(?:- .*\r?\n)+- /, confidence: 0.6, body: AUTO, answer: YAML_TREE },
+        // Anything else YAML reads as a mapping ("Note: …" lines, mail headers): too often prose to be sure.
+        { kind: 'yaml', title: 'YAML', pattern: /^[^\s:]{1,40}:\s/, confidence: 0.35, body: AUTO, answer: YAML_TREE },
+        // A header of three or more short cells, or two cells without spaces, in any delimiter the converter
+        // detects; single quotes, brackets and braces are code's, not CSV's (which quotes with ").
+        { kind: 'csv', title: 'CSV', pattern: /^(?:"[^"\n]{0,80}"|[^,;\t|\n"'{}()[\]<>=]{1,80})(?:[,;\t|](?:"[^"\n]{0,80}"|[^,;\t|\n"'{}()[\]<>=]{0,80})){2,}\r?\n/, confidence: 0.85, body: AUTO, answer: CSV_ROWS },
+        { kind: 'csv', title: 'CSV', pattern: /^(?:"[^"\n]{1,80}"|[^,;\t|\n"'{}()[\]<>= ]{1,80})[,;\t|](?:"[^"\n]{1,80}"|[^,;\t|\n"'{}()[\]<>= ]{1,80})\r?\n/, confidence: 0.8, body: AUTO, answer: CSV_ROWS },
+        { kind: 'csv', title: 'CSV', pattern: /^[^\n]*[,;\t|][^\n]*\r?\n/, confidence: 0.35, body: AUTO, answer: CSV_ROWS },
       ],
       description:
         'auto detects JSON when the text parses as JSON, else CSV when one delimiter (comma, semicolon, tab, pipe) gives every record the same number of fields (more than one), else YAML. ' +

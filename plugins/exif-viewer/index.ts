@@ -64,6 +64,12 @@ export default definePlugin({
     read: defineOperation({
       summary: 'List the metadata of an image',
       io: { input: 'dataBase64', output: 'tags' },
+      // The Base64 of each format's first bytes (FF D8 FF, 89 PNG, RIFF); the reader confirms the rest.
+      recognizers: [
+        { kind: 'base64', title: 'Base64 (JPEG image)', pattern: /^\/9j\//, confidence: 0.9 },
+        { kind: 'base64', title: 'Base64 (PNG image)', pattern: /^iVBORw0KGgo/, confidence: 0.9 },
+        { kind: 'base64', title: 'Base64 (WebP image)', pattern: /^UklGR/, confidence: 0.85 },
+      ],
       errors: ['invalid_base64', 'unsupported_format', 'invalid_image', 'image_too_complex'],
       description:
         'EXIF tags exifr decodes, grouped (camera, capture, location, image, software, author), with dates as written in the file; ' +

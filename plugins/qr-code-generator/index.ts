@@ -129,6 +129,16 @@ export default definePlugin({
     create: defineOperation({
       summary: 'Encode text, a Wi-Fi network, a contact (vCard) or an email (mailto:) as a QR code',
       io: { input: 'content', output: 'svg' },
+      recognizers: [
+        // An email address (or a mailto: link) becomes the email form's `to`.
+        {
+          kind: 'email',
+          title: 'Email address',
+          pattern: /^(?:mailto:)?(?<to>[^\s@<>(),;:"[\]]{1,64}@(?:[a-z0-9-]{1,63}\.)+[a-z]{2,63})$/i,
+          confidence: 0.85,
+          fill: { content: { type: 'email', to: '$<to>' } },
+        },
+      ],
       errors: ['data_too_long', 'invalid_text'],
       description:
         'wifi: `WIFI:T:<security>;S:<ssid>;P:<password>;H:true;;` with `\\ ; , : "` escaped, P left out when ' +

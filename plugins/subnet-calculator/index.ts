@@ -36,7 +36,8 @@ export default definePlugin({
       io: { input: 'address', output: 'cidr' },
       recognizers: [
         { kind: 'ipv4-cidr', title: 'IPv4 CIDR block', pattern: /^(?:\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/, confidence: 0.95 },
-        { kind: 'ipv4', title: 'IPv4 address', pattern: /^(?:\d{1,3}\.){3}\d{1,3}$/, confidence: 0.9 },
+        // A bare address is read as its one-address network, /32.
+        { kind: 'ipv4', title: 'IPv4 address', pattern: /^(?:\d{1,3}\.){3}\d{1,3}$/, confidence: 0.9, fill: { address: '$&/32' } },
       ],
       description:
         'Host bits in the address are allowed and echoed as `address`; `type` and `class` describe that address. ' +

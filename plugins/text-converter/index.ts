@@ -56,6 +56,8 @@ export default definePlugin({
       recognizers: [
         { kind: 'binary-bytes', title: 'Binary bytes', pattern: /^[01]{8}(?:[\s,:]*[01]{8})*$/, confidence: 0.85, body: { format: 'binary' } },
         { kind: 'hex-bytes', title: 'Hex bytes', pattern: /^(?=[\s\S]*[a-fA-F])[0-9a-fA-F]{2}(?:[\s,:-]?[0-9a-fA-F]{2}){3,}$/, confidence: 0.8, body: { format: 'hex' } },
+        // 0x before a run of hex digits: bytes as well as a number (number-base-converter tries that).
+        { kind: 'hex-bytes', title: 'Hex bytes (0x)', pattern: /^0x(?<hex>(?:[0-9a-f]{2}){4,})$/i, confidence: 0.8, body: { format: 'hex' }, fill: { bytes: '$<hex>' } },
       ],
       errors: ['invalid_bytes', 'invalid_utf8'],
       description:

@@ -3,6 +3,10 @@ import { convert, TIME_ZONE_PATTERN, WEEKDAY_NAMES, type Conversion } from './fo
 import { DETECTED_UNITS } from './parse.js';
 
 const closed = { additionalProperties: false } as const;
+/** Any whole number of 9 to 19 digits: the parser picks the unit by its size. */
+const DIGITS = /^-?[1-9]\d{8,18}$/;
+/** A date from 1980 to 2059, where timestamps people paste fall. */
+const RECENT = '^(?:19[89]\\d|20[0-5]\\d)-';
 const integerText = (description: string) => Type.String({ pattern: '^-?[0-9]+$', description });
 
 /** Every example's `relative` is as seen from this clock; the contract test's live clock differs, so they are not exact. */
@@ -101,13 +105,15 @@ export default definePlugin({
     convert: defineOperation({
       summary: 'Convert a Unix timestamp or a date string to ISO 8601, RFC 2822, local time, Unix units and relative text',
       io: { input: 'input', output: 'iso' },
+      // Identify asks the parser: any run of digits or date-like text goes in, and the answer's
+      // detectedUnit says what it read. A number counts as a timestamp when its date is 1980–2059.
       recognizers: [
-        { kind: 'unix-timestamp', title: 'Unix timestamp (seconds)', pattern: /^-?[1-9]\d{8,9}$/, confidence: 0.8 },
-        { kind: 'unix-timestamp', title: 'Unix timestamp (milliseconds)', pattern: /^-?[1-9]\d{11,12}$/, confidence: 0.8 },
-        { kind: 'unix-timestamp', title: 'Unix timestamp (microseconds)', pattern: /^-?[1-9]\d{14,15}$/, confidence: 0.75 },
-        { kind: 'unix-timestamp', title: 'Unix timestamp (nanoseconds)', pattern: /^-?[1-9]\d{17,18}$/, confidence: 0.75 },
-        { kind: 'iso-8601-date', title: 'ISO 8601 date', pattern: /^[+-]?\d{4,6}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i, confidence: 0.9 },
-        { kind: 'rfc-2822-date', title: 'RFC 2822 date', pattern: /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),\s*)?\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{2,4}\s+\d{2}:\d{2}(?::\d{2})?\s+(?:[+-]\d{4}|UT|GMT|[ECMP][SD]T|[A-IK-Z])$/i, confidence: 0.9 },
+        { kind: 'unix-timestamp', title: 'Unix timestamp (seconds)', pattern: DIGITS, confidence: 0.8, answer: { detectedUnit: '^s$', iso: RECENT } },
+        { kind: 'unix-timestamp', title: 'Unix timestamp (milliseconds)', pattern: DIGITS, confidence: 0.8, answer: { detectedUnit: '^ms$', iso: RECENT } },
+        { kind: 'unix-timestamp', title: 'Unix timestamp (microseconds)', pattern: DIGITS, confidence: 0.75, answer: { detectedUnit: '^us$', iso: RECENT } },
+        { kind: 'unix-timestamp', title: 'Unix timestamp (nanoseconds)', pattern: DIGITS, confidence: 0.75, answer: { detectedUnit: '^ns$', iso: RECENT } },
+        { kind: 'iso-8601-date', title: 'ISO 8601 date', pattern: /^[+-]?\d{4,6}-\d{2}-\d{2}(?:[T ]\d|$)/i, confidence: 0.9, answer: { detectedUnit: '^iso$' } },
+        { kind: 'rfc-2822-date', title: 'RFC 2822 date', pattern: /^(?:[a-z]{3},?\s*)?\d{1,2}\s+[a-z]{3}\s+\d{2,4}\s+\d{1,2}:\d{2}/i, confidence: 0.9, answer: { detectedUnit: '^rfc2822$' } },
       ],
       deterministic: false, // "now" and relative answers read the clock
       description:

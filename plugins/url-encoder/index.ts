@@ -81,6 +81,8 @@ export default definePlugin({
       io: { input: 'url', output: 'params' },
       recognizers: [
         { kind: 'url', title: 'URL', pattern: /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+[^\s]*$/i, confidence: 0.9 },
+        // A host name with a path or query but no scheme, as people copy it: read as https, as a browser does.
+        { kind: 'url', title: 'URL without a scheme (read as https)', pattern: /^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d{1,5})?[/?#]\S*$/i, confidence: 0.6, fill: { url: 'https://$&' } },
       ],
       errors: ['invalid_url', 'url_too_long', 'host_too_long', 'output_too_large'],
       description:

@@ -63,6 +63,8 @@ export default definePlugin({
     stats: defineOperation({
       summary: 'Count characters (grapheme clusters), words, sentences, paragraphs and lines; reading and speaking time; top words',
       io: { input: 'text', output: 'words' },
+      // Prose: words, without the brackets and operators of code and markup. At most 0.5, as text is what everything else is made of.
+      recognizers: [{ kind: 'prose', title: 'Text (prose)', pattern: /^(?=[^\n]{0,200}?\p{L}{2,}[ \t]+\p{L}{2,}[ \t,]+\p{L}{2,})[^{}[\]<>=|\\]+$/u, confidence: 0.4 }],
       errors: ['text_too_complex'],
       description:
         'Words are Unicode word segments (Intl.Segmenter), compared in lowercase. Letters in `avgWordLength` and ' +

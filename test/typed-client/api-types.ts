@@ -5842,7 +5842,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The text to identify, up to 1 MiB of UTF-8 */
+                    /** @description The text to identify, up to 1,048,576 characters */
                     input: string;
                     /**
                      * @description Most layers unwrapped (steps in a recipe)
@@ -5912,7 +5912,7 @@ export interface operations {
                             confidence: number;
                             /** @description Runs as given through the recipe runner with the same input */
                             recipe: {
-                                /** @description The operations, in order */
+                                /** @description The operations, in order; none when no tool here reads this kind */
                                 steps: {
                                     /** @description The operation, `group/operation` (`base64/decode`) */
                                     operation: string;
@@ -5922,8 +5922,10 @@ export interface operations {
                                     };
                                 }[];
                             };
-                            /** @description The recipe's answer, cut to a few KB (strings shortened, long lists cut) */
+                            /** @description The recipe's answer, cut to a few hundred bytes (strings shortened, long lists cut); null without steps */
                             preview: unknown;
+                            /** @description Present when no tool here reads this kind: why, and what comes closest */
+                            note?: string;
                         }[];
                     };
                 };
