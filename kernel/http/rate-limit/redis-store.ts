@@ -111,14 +111,14 @@ const DEFAULT_COMMAND_TIMEOUT_MS = 100;
  * command bounded), with the scripts defined. `reconnect`: keep trying at a steady pace forever
  * (the store: Redis may be down for long, and comes back by itself), or never (a one-off check).
  */
-function rateLimitClient(url: string, commandTimeoutMs: number, reconnect: boolean): WithHit {
+function rateLimitClient(url: string, commandTimeoutMs: number, reconnect: boolean, connectTimeoutMs = CONNECT_TIMEOUT_MS): WithHit {
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
     commandTimeout: commandTimeoutMs,
-    connectTimeout: CONNECT_TIMEOUT_MS,
+    connectTimeout: connectTimeoutMs,
     retryStrategy: () => (reconnect ? RECONNECT_MS : null),
   }) as WithHit;
   redis.defineCommand('toolshedHit', { lua: HIT_SCRIPT, numberOfKeys: 1 });
@@ -126,20 +126,24 @@ function rateLimitClient(url: string, commandTimeoutMs: number, reconnect: boole
   return redis;
 }
 
+/** How long `tryRedis` waits for each step (connect, AUTH, the script): a check, not a request. */
+const CHECK_MS = 5000;
+
 /**
- * Connects to `url` as the service would and runs the rate-limit script once on its probe key,
- * within the service's own bounds (a second to connect, the command timeout to answer): resolves
- * when the service would count there, rejects with the reason otherwise (`toolshed config check
- * --connect`). The reason never holds the URL, which may hold a password.
+ * Connects to `url` as the service would and runs the rate-limit script once on its probe key:
+ * resolves when the service could count there, rejects with the reason otherwise (`toolshed config
+ * check --connect`). Each step may take up to `withinMs`, not the service's 100 ms: the check asks
+ * whether Redis answers rightly (address, password, script), and one slow answer on a busy host
+ * says nothing about that. The reason never holds the URL, which may hold a password.
  */
-export async function tryRedis(url: string, commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS): Promise<void> {
-  const redis = rateLimitClient(url, commandTimeoutMs, false);
+export async function tryRedis(url: string, withinMs = CHECK_MS): Promise<void> {
+  const redis = rateLimitClient(url, withinMs, false, withinMs);
   // connect() rejects with "Connection is closed." only; the cause (ECONNREFUSED, WRONGPASS) is
   // the last 'error' before it, and without a listener ioredis would print each one.
   let cause: unknown;
   redis.on('error', (error: unknown) => (cause = error));
   try {
-    await connectWithin(redis, CONNECT_TIMEOUT_MS);
+    await connectWithin(redis, withinMs);
     parseReply(await redis.toolshedHit(`${DEFAULT_PREFIX}probe`, PROBE_MS));
   } catch (error) {
     throw new Error(reasonOf(cause ?? error), { cause: error });
