@@ -20,13 +20,13 @@ interface Line {
 }
 
 /** A store with a logger that records what it says. */
-async function store(url: string, windowMs = 60_000): Promise<RedisHitStore & { lines: Line[] }> {
+async function store(url: string, windowMs = 60_000, commandTimeoutMs?: number): Promise<RedisHitStore & { lines: Line[] }> {
   const lines: Line[] = [];
   const logger = {
     warn: (obj: object, msg: string) => lines.push({ level: 'warn', obj, msg }),
     info: (obj: object, msg: string) => lines.push({ level: 'info', obj, msg }),
   };
-  const created = await createRedisStore({ url, windowMs, logger });
+  const created = await createRedisStore({ url, windowMs, logger, commandTimeoutMs });
   closers.push(() => created.close());
   return Object.assign(created, { lines });
 }
@@ -66,7 +66,7 @@ after(async () => {
 
 describe('Redis rate-limit store', () => {
   it('shares one limit between two instances: 30 hits spread over both, the 31st refused by either', async () => {
-    const [a, b] = [await store(redis.url), await store(redis.url)];
+    const [a, b] = [await store(redis.url, 60_000, GENEROUS_MS), await store(redis.url, 60_000, GENEROUS_MS)];
     for (let index = 0; index < 30; index++) {
       const result = await (index % 2 === 0 ? a : b).hit('ip:203.0.113.9', 30, 60_000);
       assert.deepEqual({ admitted: result.admitted, remaining: result.remaining, total: result.total }, { admitted: true, remaining: 29 - index, total: 30 });
@@ -80,7 +80,7 @@ describe('Redis rate-limit store', () => {
   });
 
   it('takes a run\'s extra cost only when all of it fits, shared by two instances, counting nothing when it does not', async () => {
-    const [a, b] = [await store(redis.url), await store(redis.url)];
+    const [a, b] = [await store(redis.url, 60_000, GENEROUS_MS), await store(redis.url, 60_000, GENEROUS_MS)];
     const key = 'key:recipes';
     assert.equal((await a.hit(key, 5, 60_000)).remaining, 4);
     // A 3-step recipe: its first request above, two more here.
@@ -100,7 +100,7 @@ describe('Redis rate-limit store', () => {
   });
 
   it('namespaces its keys and lets them expire with the window', async () => {
-    const s = await store(redis.url, 500);
+    const s = await store(redis.url, 500, GENEROUS_MS);
     const raw = new Redis(redis.url);
     closers.push(() => raw.quit());
     const first = await s.hit('key:ci', 1, 500);
@@ -120,7 +120,9 @@ describe('Redis rate-limit store', () => {
     for (let instance = 0; instance < 2; instance++) {
       const app = new Koa<KernelState>();
       app.use(errors(createLogger('silent')));
-      app.use(rateLimit({ windowSeconds: 60, anonymousMax: 3, apiKeyMax: 10, store: await store(redis.url) }).middleware);
+      // Counting, not timing, is the subject: a command slower than 100 ms on a busy machine would
+      // send this app to its own memory and split the count.
+      app.use(rateLimit({ windowSeconds: 60, anonymousMax: 3, apiKeyMax: 10, store: await store(redis.url, 60_000, GENEROUS_MS) }).middleware);
       app.use((ctx) => void (ctx.body = { ok: true }));
       const server = app.listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
