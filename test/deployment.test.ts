@@ -79,6 +79,20 @@ describe('Dockerfile', () => {
     }
   });
 
+  it('copies every source folder tsconfig.json compiles into the build stage, and the runtime stage copies each one built', () => {
+    // A folder left out of the build stage compiles to nothing, and the runtime stage's COPY of it
+    // fails the build (service/ and recipes/ were, after the kernel was split).
+    const { include } = JSON.parse(read('tsconfig.json')) as { include: string[] };
+    const sources = include.filter((folder) => folder !== 'test');
+    const buildAt = stages[0]!.findIndex((step) => step.keyword === 'RUN' && step.args.includes('npm run build'));
+    const copiedToBuild = stages[0]!.slice(0, buildAt).filter((step) => step.keyword === 'COPY').map((step) => step.args.split(/\s+/)[0]);
+    const copiedFromBuild = all('COPY').filter((step) => step.args.startsWith('--from=build')).map((step) => step.args.split(/\s+/)[1]);
+    for (const folder of sources) {
+      assert.ok(copiedToBuild.includes(folder), `the build stage copies ${folder}/ before npm run build`);
+      assert.ok(copiedFromBuild.includes(`/app/dist/${folder}`), `the runtime stage copies dist/${folder}`);
+    }
+  });
+
   it('copies every script npm run build runs, and the scripts those import, into the build stage before it runs', () => {
     const build = (JSON.parse(read('package.json')) as { scripts: { build: string } }).scripts.build;
     const scripts = [...build.matchAll(/\bnode (\S+\.mjs)/g)].map((match) => match[1]!);
@@ -268,6 +282,12 @@ describe('compose.yaml', () => {
       const comment = new RegExp(`#[^\\n]*\\n(\\s*#[^\\n]*\\n)*\\s*add_header ${header}`).exec(serverLevel);
       assert.ok(comment, `a comment gives the reason for ${header}`);
     }
+  });
+
+  it('is described by docs/deployment.md with the port nginx.conf listens on', () => {
+    const listens = [...read('deploy/nginx.conf').matchAll(/^\s*listen\s+(\d+)\b/gm)].map((match) => match[1]!);
+    const named = [...read('docs/deployment.md').replace(/\s+/g, ' ').matchAll(/nginx[^.]*? starts as root to bind port (\d+)/g)].map((match) => match[1]!);
+    assert.deepEqual(named, listens);
   });
 
   it('limits each instance\'s memory to at least what the mounted configuration may use, and the others too', async () => {

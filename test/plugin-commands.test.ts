@@ -121,7 +121,7 @@ describe('toolshed plugin check', () => {
       const config = await configFile(`plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n`);
       const outcome = await toolshed(['plugin', 'check', path.join(fixtures, 'replacement-plugins', 'greeting'), '--config', config]);
       assert.equal(outcome.code, 1);
-      assert.match(outcome.stderr, /^toolshed: plugin greeting: toolshed serve would not start with it\.\nInvalid configuration:\n- \/plugins: Cannot load the plugin .*replacement-plugins\/greeting\/index\.js:\n {2}- the group "greeting" is already provided by .*external-plugins\/greeting\/index\.js\n$/);
+      assert.match(outcome.stderr, /^toolshed: plugin greeting: toolshed serve would not start with it\.\nA plugin cannot be loaded:\n- \/plugins: Cannot load the plugin .*replacement-plugins\/greeting\/index\.js:\n {2}- the group "greeting" is already provided by .*external-plugins\/greeting\/index\.js\n$/);
     });
 
     it("a configuration section a built-in plugin has, naming both plugins (issue 45, finding 2)", async () => {

@@ -243,6 +243,24 @@ describe('docs/writing-a-plugin.md', () => {
     assert.ok(existsSync(path.join(plugin, 'toolshed-plugin-word-tools-0.1.0.tgz')));
   });
 
+  it('runs plugin dev where it and the scaffold\'s README both say: `npx toolshed plugin dev .` in the plugin folder', async () => {
+    const flat = guide.replace(/\s+/g, ' ');
+    const command = /`(npx toolshed plugin dev [^`]+)` in the plugin folder/.exec(flat)?.[1];
+    assert.equal(command, 'npx toolshed plugin dev .');
+    const readme = pluginFiles({ group: 'word-tools', sdkVersion: SDK_VERSION, toolshed: 'file:../../toolshed' }).find((file) => file.path === 'README.md')!.content;
+    assert.ok(readme.replace(/\s+/g, ' ').includes(`\`${command}\` serves the plugin beside the built-in ones`), 'the README gives the same command');
+    // In the folder the first test made and built, with Toolshed as its dev dependency.
+    const plugin = path.join(home, 'my-plugins', 'word-tools');
+    assert.ok(existsSync(path.join(plugin, 'dist', 'index.js')), 'the walk through the page ran first');
+    await startServer(command, plugin);
+    try {
+      const answer = await fetch(`${server!.url}/v1/word-tools/reverse`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"text":"stressed"}' });
+      assert.deepEqual(await answer.json(), { reversed: 'desserts' });
+    } finally {
+      await server!.stop();
+    }
+  });
+
   it('shows the scaffold files exactly as `toolshed plugin new word-tools` writes them', () => {
     const files = new Map(pluginFiles({ group: 'word-tools', sdkVersion: SDK_VERSION, toolshed: 'file:../../toolshed' }).map((file) => [file.path, file.content]));
     const shown = [...guide.matchAll(/^```ts (\S+)\n([\s\S]*?)^```$/gm)];

@@ -111,8 +111,12 @@ export const CoreConfigSchema = Type.Object(
         anonymous: Type.Object({ max: Type.Integer({ minimum: 1, default: 30 }) }, section),
         apiKey: Type.Object({ max: Type.Integer({ minimum: 1, default: 600 }) }, section),
         windowSeconds: Type.Integer({ minimum: 1, maximum: 86400, default: 60 }),
-        // Unset: counters live in this process. Set: shared by every instance using this Redis.
-        redis: Type.Object({ url: Type.Optional(Type.String({ pattern: '^rediss?://' })) }, section),
+        // Unset: counters live in this process. Set: shared by every instance using this Redis;
+        // while it does not answer, counted by each instance alone (local) or refused (refuse).
+        redis: Type.Object(
+          { url: Type.Optional(Type.String({ pattern: '^rediss?://' })), unavailable: Type.Enum(['local', 'refuse'], { default: 'local' }) },
+          section,
+        ),
       },
       section,
     ),
@@ -182,10 +186,30 @@ export type Config = CoreConfig & Record<string, unknown>;
 /** Names of the kernel's own top-level keys. */
 export const coreSections: ReadonlySet<string> = new Set(Object.keys(CoreConfigSchema.properties));
 
-/** A configuration the service cannot start with; the message names every bad key. */
+/** The problems made by {@link pluginLoadProblem}: found by identity, so a problem needs no field of its own. */
+const loadFailures = new WeakSet<ErrorDetail>();
+
+/**
+ * The problem of a plugin that cannot be loaded (its import threw, its manifest is wrong), reported
+ * under `/plugins` with the others; the heading then says a plugin failed, not the file.
+ */
+export function pluginLoadProblem(message: string): ErrorDetail {
+  const problem = { path: '/plugins', message };
+  loadFailures.add(problem);
+  return problem;
+}
+
+/** What the problems are, in the words an operator or a plugin author looks for. */
+function headingOf(problems: readonly ErrorDetail[]): string {
+  const failedLoads = problems.filter((problem) => loadFailures.has(problem)).length;
+  if (failedLoads === 0) return 'Invalid configuration:';
+  return failedLoads === problems.length ? 'A plugin cannot be loaded:' : 'Invalid configuration, and a plugin cannot be loaded:';
+}
+
+/** A configuration the service cannot start with; the message names every bad key and every plugin that does not load. */
 export class ConfigError extends Error {
   constructor(readonly problems: readonly ErrorDetail[]) {
-    super(`Invalid configuration:\n${problems.map((problem) => `- ${problem.path || '/'}: ${problem.message}`).join('\n')}`);
+    super(`${headingOf(problems)}\n${problems.map((problem) => `- ${problem.path || '/'}: ${problem.message}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }

@@ -93,10 +93,11 @@ function registerPluginProcesses(registry: Registry, host: Host): void {
 
 /** With a Redis store: whether it counts in Redis now, and how often it fell back to memory. */
 function registerRedisStore(registry: Registry, store: RedisHitStore): void {
-  readGauge(registry, 'toolshed_rate_limit_redis_up', '1 while rate limits are counted in Redis, 0 while this instance counts alone', () =>
+  readGauge(registry, 'toolshed_rate_limit_redis_up', '1 while rate limits are counted in Redis, 0 while Redis does not answer (this instance counts alone, or refuses)', () =>
     store.counted().mode === 'redis' ? 1 : 0,
   );
   readCounter(registry, 'toolshed_rate_limit_redis_fallbacks_total', 'Switches from Redis to counting in this instance', () => store.counted().fallbacks);
+  readCounter(registry, 'toolshed_rate_limit_redis_refused_total', 'Requests refused 503 while Redis did not answer (rateLimit.redis.unavailable: refuse)', () => store.counted().refused);
 }
 
 /** The watchdog's blocks of the main thread, per operation id (`none`: no operation known). */

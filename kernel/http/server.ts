@@ -81,7 +81,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const redisUrl = config.rateLimit.redis.url;
   // ioredis is imported only when configured: loading it lengthens every start that has no Redis.
   const store: HitStore =
-    redisUrl === undefined ? memory : await (await import('./rate-limit/redis-store.js')).createRedisStore({ url: redisUrl, windowMs, logger, fallback: memory });
+    redisUrl === undefined
+      ? memory
+      : await (await import('./rate-limit/redis-store.js')).createRedisStore({ url: redisUrl, windowMs, logger, fallback: memory, unavailable: config.rateLimit.redis.unavailable });
   // Imported only when enabled: prom-client costs start-up time and memory.
   const metrics = config.metrics.enabled ? (await import('./metrics.js')).createMetrics(store, host) : undefined;
   let draining = false;
