@@ -162,15 +162,30 @@ function namedCandidates(text: string, confirmed: readonly IdentifyCandidate[]):
 }
 
 /**
+ * The request with its defaults, or the SDK's 400 InputError naming every problem. The host runs it
+ * on the pool for a large body (recipes/check-job.ts), so what comes back to the main thread is a
+ * request of the schema's size, never the whole of an oversized value.
+ */
+export function checkIdentifyRequest(body: unknown): IdentifyRequest {
+  const validator = compileSchema(IdentifyRequest);
+  const request = validator.withDefaults(structuredClone(body)) as IdentifyRequest;
+  const problems = validator.problems(request);
+  if (problems.length > 0) throw new InputError('The identify request is not valid', problems);
+  return request;
+}
+
+/**
  * Names what `body.input` is, best first, each with the recipe that decodes it and a preview of its
  * answer; a kind no tool reads comes without steps and with a note. Rejects with the SDK's 400
  * InputError for a request outside its schema.
  */
 export async function identify(executor: Executor, body: unknown, options: IdentifyOptions = {}): Promise<IdentifyAnswer> {
-  const validator = compileSchema(IdentifyRequest);
-  const request = validator.withDefaults(structuredClone(body)) as IdentifyRequest;
-  const problems = validator.problems(request);
-  if (problems.length > 0) throw new InputError('The identify request is not valid', problems);
+  // Async, so a refusal of the request rejects the promise as every other refusal does.
+  return identifyChecked(executor, checkIdentifyRequest(body), options);
+}
+
+/** {@link identify} of a request {@link checkIdentifyRequest} has passed (the composite checks it first, on the pool when large). */
+export async function identifyChecked(executor: Executor, request: IdentifyRequest, options: IdentifyOptions = {}): Promise<IdentifyAnswer> {
   const chains = await new Identifier(executor, recognizersFrom(executor), options).chains(request.input, request.depth);
   const confirmed: IdentifyCandidate[] = chains.map((layers) => ({
     kind: layers[0]!.recognizer.kind,

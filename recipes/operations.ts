@@ -7,7 +7,7 @@
 import { answerOf, type CompositeOperation, type Config, type Executor } from './executor.js';
 import { checkRecipe, type RecipePlan } from './check.js';
 import { clientSchema, recipeDeadline, recipeInfo } from './info.js';
-import { identify } from './identify.js';
+import { checkIdentifyRequest, identifyChecked } from './identify.js';
 import { runPlan } from './run.js';
 import { savedRecipes } from './saved.js';
 import { IdentifyAnswer, IdentifyRequest, RecipeAnswer, RecipeRequest } from './schemas.js';
@@ -74,12 +74,14 @@ function identifyOperation(config: Config): CompositeOperation {
         },
       ],
     }),
+    // Checked first, on the pool when the body is large: what comes back is a request of the schema's size.
+    check: { here: (body) => checkIdentifyRequest(body), module: new URL('./check-job.js', import.meta.url), exportName: 'checkIdentifyJob' },
     async run(body, request, operations) {
       // Identify's own work is counted, not timed; the request's deadline still bounds it.
       const deadline = AbortSignal.timeout(recipeDeadline(config, request));
       const gone = request.caller?.gone();
       const signal = gone === undefined ? deadline : AbortSignal.any([gone, deadline]);
-      return answerOf(JSON.stringify(await identify(operations, body, { signal, requestId: request.requestId })), Number.POSITIVE_INFINITY);
+      return answerOf(JSON.stringify(await identifyChecked(operations, body as IdentifyRequest, { signal, requestId: request.requestId })), Number.POSITIVE_INFINITY);
     },
   };
 }

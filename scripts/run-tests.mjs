@@ -27,9 +27,16 @@ if (files.length === 0) {
 /**
  * Files that assert the service keeps answering while they load it: /healthz within a margin during
  * the hostile corpus, event-loop blocks of a known length, none while 10 MiB bodies are parsed, none
- * of 50 ms from a manifest's pattern.
+ * of 50 ms from a manifest's pattern, a chain of twelve 32 MiB answers under one deadline (beside
+ * five other files on two cores it took four minutes and passed its deadline).
  */
-const underLoad = new Set(['dist/test/hostile/hostile.test.js', 'dist/test/watchdog.test.js', 'dist/test/large-door-bodies.test.js', 'dist/test/manifest-patterns.test.js']);
+const underLoad = new Set([
+  'dist/test/hostile/hostile.test.js',
+  'dist/test/watchdog.test.js',
+  'dist/test/large-door-bodies.test.js',
+  'dist/test/manifest-patterns.test.js',
+  'dist/test/amplifying-recipe.test.js',
+]);
 /** Files whose CPU-bound work must end within the hang guard (HANG_GUARD_MS) of the SDK. */
 const hangGuarded = (file) => readFileSync(file, 'utf8').includes('HANG_GUARD_MS');
 const alone = new Set(files.filter((file) => underLoad.has(file) || hangGuarded(file)));

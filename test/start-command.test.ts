@@ -118,7 +118,6 @@ const startsTested: readonly [RegExp, string][] = [
   [/^node dist\/service\/main\.js$/, 'test/process.test.ts: "finishes 20 in-flight requests on SIGTERM, refuses new connections, and exits 0"'],
   [/^node \/opt\/toolshed\/dist\/service\/main\.js$/, 'test/systemd-install.test.ts: the installed unit\'s ExecStart "stops on SIGTERM"'],
   [/^CMD \["node", "dist\/service\/main\.js"\]$/, 'test/deployment.test.ts: the exec form, node itself as PID 1 (no Docker engine runs here to send it SIGTERM)'],
-  [/^node .*bin\/toolshed\.js serve$/, 'test/cli.test.ts: "toolshed serve … exits 0 on SIGTERM" (node on bin/toolshed.js is the process started)'],
 ];
 
 describe('every documented way to start the service', () => {

@@ -136,7 +136,7 @@ describe('schemas compiled with the linear engine', () => {
   it('checks pattern and patternProperties, and names each problem, as before', () => {
     const record = compileSchema(Type.Object({}, { patternProperties: { '^[a-c]+$': Type.Integer() }, additionalProperties: false }));
     assert.deepEqual(record.problems({ abc: 1, cab: 'x', zz: 2 }), [
-      { path: '/zz', message: 'is not an allowed property' },
+      { path: '/zz', message: 'is not an allowed property; a name must match ^[a-c]+$' },
       { path: '/cab', message: 'must be an integer' },
     ]);
     const text = compileSchema(Type.Object({ code: Type.String({ pattern: '^\\p{Lu}{3}$' }) }, { additionalProperties: false }));

@@ -139,8 +139,9 @@ const MAX_NAMES_LISTED = 12;
  * What an unknown property `key` is told: the allowed name it is a typo of (`hots` → "host"), or
  * else the names its object allows, so a caller (or a model) can correct its call at once.
  */
-export function unknownPropertyMessage(key: string, allowed: readonly string[]): string {
-  if (allowed.length === 0) return `${UNKNOWN_PROPERTY}; the object takes none`;
+export function unknownPropertyMessage(key: string, allowed: readonly string[], patterns: readonly string[] = []): string {
+  // An object whose names are given by patterns (a record) takes names, just not this one.
+  if (allowed.length === 0) return patterns.length > 0 ? `${UNKNOWN_PROPERTY}; a name must match ${patterns.join(' or ')}` : `${UNKNOWN_PROPERTY}; the object takes none`;
   const near = nearestName(key, allowed, typoEdits(key));
   if (near !== undefined) return `${UNKNOWN_PROPERTY}; did you mean "${near}"?`;
   const shown = allowed.slice(0, MAX_NAMES_LISTED).join(', ');
@@ -192,11 +193,12 @@ function detailsOf(schema: TSchema, error: TLocalizedValidationError, value: unk
       }));
     case 'additionalProperties': {
       // The object's own schema holds the names it allows: the keyword's parent.
-      const object = resolveSchemaPointer(schema, error.schemaPath.replace(/\/additionalProperties$/, '')) as { properties?: object } | undefined;
+      const object = resolveSchemaPointer(schema, error.schemaPath.replace(/\/additionalProperties$/, '')) as { properties?: object; patternProperties?: object } | undefined;
       const allowed = Object.keys(object?.properties ?? {});
+      const patterns = Object.keys(object?.patternProperties ?? {});
       return error.params.additionalProperties.map((name) => ({
         path: `${error.instancePath}/${escapePointer(name)}`,
-        message: unknownPropertyMessage(name, allowed),
+        message: unknownPropertyMessage(name, allowed, patterns),
       }));
     }
     case 'boolean':
