@@ -21,8 +21,10 @@ before(async () => {
   // The same for the operations' deadline (10 s by default). Both must end before the idle close,
   // with room for the pool's 30 s guard on a worker that never starts: at 120 s each, a request stuck
   // on the pool was closed silently at 120 s, and the row waited for an answer that never came.
+  // Every row is sent from one address, and the regex row sends 8 bodies of 9 MB at once: the
+  // per-address share of the reading budget (its own test: slow-bodies.test.ts) is the whole budget here.
   service = await startTestService(
-    { workers: { requestBudgetMs: 120_000 }, operations: { deadlineMs: 100_000 }, server: { writeTimeoutMs: 180_000 } },
+    { workers: { requestBudgetMs: 120_000 }, operations: { deadlineMs: 100_000 }, server: { writeTimeoutMs: 180_000, readingBytesPerClient: 128 * 1024 * 1024 } },
     { builtinDir: builtinPluginDir },
   );
 });
