@@ -1,8 +1,8 @@
 /**
  * Requests handed to the service's request callback in process (light-my-request): no socket, no
  * port, no HTTP parser between the test and the app. For the tests whose subject is what the service
- * answers, not how a connection behaves (docs/decisions.md, "Tests without sockets" lists the files
- * that keep a real socket and why).
+ * answers, not how a connection behaves (the decisions record's entry "Tests without sockets"
+ * names the files that keep a real socket and why).
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, RequestListener } from 'node:http';
 import type { EventEmitter } from 'node:events';
