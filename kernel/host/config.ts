@@ -190,7 +190,7 @@ export interface CoreConfigCheck {
 }
 
 const TRUST_PROXY = '/server/trustProxy';
-/** The validator's message for a value of none of a union's forms. */
+/** How the validator's message for a value of none of a union's forms begins (it goes on to name the forms and the nearest). */
 const NO_FORM = 'does not match any of the allowed forms';
 
 /** Checks the kernel's sections and fills their defaults, reporting every problem instead of throwing. */
@@ -201,7 +201,7 @@ export function checkCoreConfig(raw: unknown): CoreConfigCheck {
   problems.push(...duplicateKeyProblems((config.auth as { apiKeys?: unknown } | null | undefined)?.apiKeys));
   problems.push(...timeoutProblems(config.server as Partial<Config['server']> | undefined));
   problems.push(...addressRangeProblems((config.server as { trustProxy?: unknown } | undefined)?.trustProxy, TRUST_PROXY));
-  const trustProxy = problems.findIndex((problem) => problem.path === TRUST_PROXY && problem.message === NO_FORM);
+  const trustProxy = problems.findIndex((problem) => problem.path === TRUST_PROXY && problem.message.startsWith(NO_FORM));
   // A lone address (`trustProxy: 10.0.0.5`) is the likely slip: say what the two forms are.
   if (trustProxy !== -1) problems[trustProxy] = { path: TRUST_PROXY, message: 'must be a number of proxy hops (0 to 32) or a list of proxy addresses and CIDR ranges, such as [10.0.0.5, fd00::/8]' };
   return { config, problems };

@@ -21,7 +21,7 @@ const secondDay = ecbDocument('2024-03-18', { USD: '1.0875' });
 let feed: FakeFeed;
 let other: FakeFeed;
 /** GBP never appears: /rates with base EUR answers { USD } only, so `date` and USD show which set answered. */
-const rates = (at: number, config: object = { ratesUrl: feed.url, timeoutMs: 2000 }): Promise<unknown> =>
+const rates = (at: number, config: object = { ratesUrl: feed.url, timeoutMs: 30000 }): Promise<unknown> =>
   invoke(currency, 'rates', {}, { config, now: () => new Date(at) });
 const answer = (date: string, usd: number) => ({ base: 'EUR', date, rates: { USD: usd }, source: 'European Central Bank' });
 const first = answer('2024-03-15', 1.0892);
@@ -145,7 +145,7 @@ describe('currency-converter: loading and refreshing', () => {
 describe('currency-converter: the feed fails with no rates loaded', () => {
   for (const failure of failures) {
     it(`answers 503 upstream_unavailable for ${failure.name}, then recovers`, async () => {
-      const config = { ratesUrl: feed.url, timeoutMs: 2000, ...failure.config };
+      const config = { ratesUrl: feed.url, timeoutMs: 30000, ...failure.config };
       feed.behave(failure.behaviour);
       const hits = feed.hits;
       const otherHits = other.hits;
@@ -192,7 +192,7 @@ describe('currency-converter: the feed fails with no rates loaded', () => {
 describe('currency-converter: the feed fails with a previous good set', () => {
   for (const failure of failures) {
     it(`keeps answering with the last good set on ${failure.name}, then takes the new one`, async () => {
-      const config = { ratesUrl: feed.url, timeoutMs: 2000, ...failure.config };
+      const config = { ratesUrl: feed.url, timeoutMs: 30000, ...failure.config };
       assert.deepEqual(await rates(T0, config), first);
       feed.behave(failure.behaviour);
       const hits = feed.hits;

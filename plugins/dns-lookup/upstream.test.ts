@@ -14,7 +14,7 @@ let resolver: FakeResolver;
 let other: FakeResolver;
 const run = (options: { url?: string; timeoutMs?: number; body?: object; signal?: AbortSignal } = {}): Promise<unknown> =>
   invoke(dnsLookup, 'lookup', options.body ?? { name: 'example.com', types: ['A'] }, {
-    config: { resolvers: { cloudflare: options.url ?? resolver.url, google: other.url }, timeoutMs: options.timeoutMs ?? 300 },
+    config: { resolvers: { cloudflare: options.url ?? resolver.url, google: other.url }, timeoutMs: options.timeoutMs ?? 30000 },
     signal: options.signal,
   });
 const badGateway = { status: 502, code: 'upstream_error' };
