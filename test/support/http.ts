@@ -3,15 +3,11 @@
  * these tests need, so node:http is used directly. Loopback only. A base from an in-process service
  * (`inject://`, test/support/service.ts) is answered without a socket, with the same headers and body.
  */
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import type { Answer } from './answer.js';
 import { injectRequest, listenerOf } from './inject.js';
 
-export interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-  json: unknown;
-}
+export type { Answer } from './answer.js';
 
 export interface RequestOptions {
   method?: string;

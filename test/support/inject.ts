@@ -8,9 +8,9 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders, RequestListener } from '
 import type { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import inject from 'light-my-request';
-import type { Answer } from './http.js';
+import type { Answer } from './answer.js';
 
-/** What a request is sent with, once send() has settled its headers and body (test/support/http.ts). */
+/** What a request is sent with, once send() (test/support/http.ts) has settled its headers and body. */
 export interface InjectRequest {
   readonly method: string;
   readonly path: string;
