@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { scaffoldPlugin } from '../cli/scaffold/scaffold.js';
 import { send } from './support/http.js';
-import { linkRegistryPackages, packedFiles, repoRoot, runOk, unpackTarball } from './support/packages.js';
+import { linkRegistryPackages, linkToolshed, packedFiles, repoRoot, runOk, unpackTarball } from './support/packages.js';
 import { buildTestService, type InProcessService } from './support/service.js';
 
 const example = path.join(repoRoot, 'examples', 'hmac-signature');
@@ -56,6 +56,8 @@ describe('Toolshed with a package plugin and a folder plugin', () => {
     await mkdir(path.join(plugins, 'node_modules', '@toolshed'), { recursive: true });
     await symlink(path.join(repoRoot, 'plugin-sdk'), path.join(plugins, 'node_modules', '@toolshed', 'plugin-sdk'), 'dir');
     await linkRegistryPackages(path.join(plugins, 'node_modules'), ['typescript', '@types/node']);
+    // The scaffold's own test imports toolshed/testing: Toolshed is linked as its dev dependency.
+    await linkToolshed(path.join(plugins, 'node_modules'));
     await runOk('npm', ['run', 'build'], { cwd: path.join(plugins, 'word-tools') });
     const builtin = await mkdtemp(path.join(tmpdir(), 'toolshed-no-builtin-'));
     service = await buildTestService({ plugins: { dirs: [plugins], packages: ['toolshed-plugin-hmac'] } }, { builtinDir: builtin });

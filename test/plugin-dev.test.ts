@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { scaffoldPlugin } from '../cli/scaffold/scaffold.js';
-import { linkRegistryPackages, offlineEnv, repoRoot, runOk } from './support/packages.js';
+import { linkRegistryPackages, linkToolshed, offlineEnv, repoRoot, runOk } from './support/packages.js';
 
 const work = await mkdtemp(path.join(tmpdir(), 'toolshed-dev-'));
 const pluginDir = path.join(work, 'plugins', 'dev-tools');
@@ -27,6 +27,8 @@ before(async () => {
   await mkdir(path.join(nodeModules, '@toolshed'), { recursive: true });
   await symlink(path.join(repoRoot, 'plugin-sdk'), path.join(nodeModules, '@toolshed', 'plugin-sdk'), 'dir');
   await linkRegistryPackages(nodeModules, ['typescript', '@types/node']);
+  // The scaffold's own test imports toolshed/testing: Toolshed is linked as its dev dependency.
+  await linkToolshed(nodeModules);
   await runOk('npm', ['run', 'build'], { cwd: pluginDir });
   // NODE_V8_COVERAGE stays (offlineEnv drops it for npm's sake), so the command counts toward coverage.
   const env: NodeJS.ProcessEnv = { ...offlineEnv(), NODE_V8_COVERAGE: process.env.NODE_V8_COVERAGE };
