@@ -13,8 +13,10 @@ COPY tsconfig.base.json tsconfig.json ./
 COPY plugin-sdk/tsconfig.json plugin-sdk/
 COPY plugin-sdk/src plugin-sdk/src
 COPY kernel kernel
+COPY service service
 COPY cli cli
 COPY mcp mcp
+COPY recipes recipes
 COPY tool-pages tool-pages
 COPY plugins plugins
 # npm run build's bundle steps: TypeBox into the SDK, each built-in plugin into one file, the tool

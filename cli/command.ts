@@ -63,7 +63,20 @@ export class UsageError extends Error {
   }
 }
 
-/** Writes `text` and resolves once it is handed to the OS, so an exit right after loses nothing. */
+/**
+ * Whether `error` says the reader of the stream went away (`toolshed openapi | head -1`): EPIPE on
+ * the first write after it, ERR_STREAM_DESTROYED on the writes after that. No failure of the
+ * command: what is left to write has no one to read it.
+ */
+export function isClosedPipe(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
+}
+
+/**
+ * Writes `text` and resolves once it is handed to the OS, so an exit right after loses nothing.
+ * A closed pipe resolves too: the command goes on to its own exit code (docs/cli.md).
+ */
 export function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
-  return new Promise((resolve, reject) => stream.write(text, (error) => (error ? reject(error) : resolve())));
+  return new Promise((resolve, reject) => stream.write(text, (error) => (error && !isClosedPipe(error) ? reject(error) : resolve())));
 }

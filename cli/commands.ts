@@ -161,14 +161,16 @@ export const commands: readonly Command[] = [
     help:
       'Checks the configuration the service would start with: the kernel\'s sections, every plugin\'s\n' +
       'section, unknown keys, plugin names in plugins.enabled/disabled, and that every plugin loads.\n' +
-      'Prints every problem as "- <JSON pointer>: <what is wrong>", or one line when there is none.\n\n' +
+      'Prints every problem as "- <JSON pointer>: <what is wrong>", or one line when there is none.\n' +
+      'With --connect it also connects to the Redis of rateLimit.redis.url and runs the rate-limit\n' +
+      'script there, as the service will: a Redis that does not answer is a problem.\n\n' +
       `${configSources}\n\n` +
       'Exit codes: 0 valid, 1 problems found (or a file cannot be read), 2 usage error.',
-    options: {},
+    options: { connect: { type: 'boolean', description: 'Also try the Redis of rateLimit.redis.url' } },
     positionals: { min: 0, max: 1 },
-    async run({ positionals }, io) {
+    async run({ values, positionals }, io) {
       const { checkConfig } = await import('./config-view.js');
-      return checkConfig(positionals[0], io);
+      return checkConfig(positionals[0], io, values.connect === true);
     },
   },
   {

@@ -10,11 +10,11 @@
  * tools as that service lists them are held to the rules model clients document (mcp/client-rules.ts):
  * a tool a client would skip or refuse is named with the rule and the place.
  */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { OperationExample } from '@toolshed/plugin-sdk';
-import { builtinPluginDir, ConfigError, loadPlugin } from '../kernel/host/index.js';
+import { builtinPluginDir, ConfigError, installedPackageJson, loadPlugin } from '../kernel/host/index.js';
 import { clientRuleBreaks, describeBreak } from '../mcp/client-rules.js';
 import { startKernel } from '../service/testing.js';
 import { EXIT, write, type CliIo } from './command.js';
@@ -23,6 +23,32 @@ import { inspectConfig, withConfigFile } from './load.js';
 /** A folder or file on disk is named by path (absolute, so loadPlugin takes it as one); anything else is a package. */
 export function pluginReference(argument: string): string {
   return statSync(argument, { throwIfNoEntry: false }) === undefined ? argument : path.resolve(argument);
+}
+
+/** What `npm install` runs of a package, as the user who installs it and with that user's environment. */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
+
+/** The package.json of a plugin: its folder's, or an installed package's; undefined when it has none. */
+function packageJsonOf(reference: string): Readonly<Record<string, unknown>> | undefined {
+  if (!path.isAbsolute(reference)) return installedPackageJson(reference);
+  try {
+    return JSON.parse(readFileSync(path.join(statSync(reference).isDirectory() ? reference : path.dirname(reference), 'package.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined; // No package.json, or not JSON: nothing for npm to run either.
+  }
+}
+
+/** A warning naming the install scripts a plugin's package.json declares, or undefined when it declares none. */
+export function installScriptsWarning(reference: string, group: string): string | undefined {
+  const scripts = packageJsonOf(reference)?.scripts;
+  if (typeof scripts !== 'object' || scripts === null) return undefined;
+  const declared = INSTALL_SCRIPTS.filter((name) => typeof (scripts as Record<string, unknown>)[name] === 'string');
+  if (declared.length === 0) return undefined;
+  const listed = declared.map((name) => `${name}: ${shown((scripts as Record<string, unknown>)[name])}`).join(', ');
+  return (
+    `warning: plugin ${group}: its package.json declares install scripts (${listed}), which npm runs as the user who installs it, ` +
+    'with that user\'s environment: install it with npm install --ignore-scripts (docs/writing-a-plugin.md, section 7)\n'
+  );
 }
 
 /** JSON text cut to a readable length. */
@@ -88,6 +114,8 @@ export async function checkPluginCommand(argument: string, io: CliIo, configFile
   const reference = pluginReference(argument);
   // The plugin on its own first, so a plugin that does not load says why in the loader's words.
   const { plugin } = await loadPlugin(reference);
+  const warning = installScriptsWarning(reference, plugin.group);
+  if (warning !== undefined) await write(io.stderr, warning);
   // The check `serve` runs before it starts, with the plugin beside the built-in and configured ones.
   const inspection = await inspectConfig(withConfigFile(io.env, configFile), builtinPluginDir, [reference]);
   if (inspection.problems.length > 0) {

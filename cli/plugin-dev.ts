@@ -13,6 +13,7 @@ import { readdirSync, statSync, watch, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT, UsageError, write, type CliIo } from './command.js';
+import { whenParentExits } from '../service/parent-exit.js';
 
 const server = fileURLToPath(new URL('./dev-server.js', import.meta.url));
 
@@ -69,7 +70,7 @@ export function surveyFolder(folder: string): FolderSurvey {
   return { loaded: loaded.sort().join('\n'), ...(unbuilt === undefined ? {} : { unbuilt }) };
 }
 
-/** Serves until SIGINT or SIGTERM; resolves with the exit code. */
+/** Serves until SIGINT or SIGTERM (or, started by npm, until npm's shell exits); resolves with the exit code. */
 export async function devCommand(argument: string, options: { config?: string; port?: string }, io: CliIo): Promise<number> {
   const folder = path.resolve(argument);
   if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`There is no folder ${argument}.`);
@@ -126,6 +127,8 @@ export async function devCommand(argument: string, options: { config?: string; p
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
+    // `npx toolshed plugin dev`: npm's SIGTERM ends the shell between npm and this process.
+    whenParentExits(io.env, resolve);
   });
   watcher.close();
   clearTimeout(timer);

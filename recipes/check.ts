@@ -6,7 +6,7 @@
 import { InputError, type ErrorDetail, type TSchema } from '@toolshed/plugin-sdk';
 import { compileSchema, type SchemaValidator } from '@toolshed/plugin-sdk/contract';
 import type { OperationCatalog, OperationInfo } from './executor.js';
-import { formatPointer, jsonTypes, parsePointer, schemasAt } from './pointer.js';
+import { formatPointer, jsonTypes, parsePointer, pointerProblem, schemasAt } from './pointer.js';
 import { RecipeRequest } from './schemas.js';
 
 /** A value the runner puts into a step's body: the value at `from` in `{ input, steps }`. */
@@ -107,9 +107,9 @@ function wireProblem(plan: readonly (PlannedStep | undefined)[], index: number, 
 function wiresOf(executorStep: OperationInfo, body: Record<string, unknown>, index: number, previous: PlannedStep | undefined, hasInput: boolean, details: ErrorDetail[]): Wire[] {
   const wires: Wire[] = [];
   for (const { at, pointer } of references(body)) {
-    const from = parsePointer(pointer);
-    if (from === undefined) details.push({ path: `/steps/${index}/body${formatPointer(at)}`, message: '$from is not a JSON Pointer' });
-    else wires.push({ at, from });
+    const problem = pointerProblem(pointer);
+    if (problem !== undefined) details.push({ path: `/steps/${index}/body${formatPointer(at)}`, message: problem });
+    else wires.push({ at, from: parsePointer(pointer)! });
   }
   const { input } = mainFields(executorStep);
   if (input === undefined || Object.hasOwn(body, input)) return wires;

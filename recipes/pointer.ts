@@ -3,6 +3,21 @@
  * `$from` is resolved against answers at run time, and against response schemas before anything runs.
  */
 
+import { LinearRegExp } from '@toolshed/plugin-sdk/contract';
+
+/** Longest `$from`, in characters: a pointer is a path, never data. */
+export const MAX_POINTER_CHARS = 1024;
+/** Most reference tokens in a `$from`: as deep as a request body may nest. */
+export const MAX_POINTER_TOKENS = 64;
+
+/** What makes `pointer` no `$from` a recipe may hold, or undefined when it is one. */
+export function pointerProblem(pointer: string): string | undefined {
+  if (pointer.length > MAX_POINTER_CHARS) return `$from is longer than ${MAX_POINTER_CHARS} characters`;
+  const tokens = parsePointer(pointer);
+  if (tokens === undefined) return '$from is not a JSON Pointer';
+  return tokens.length > MAX_POINTER_TOKENS ? `$from has more than ${MAX_POINTER_TOKENS} reference tokens` : undefined;
+}
+
 /** The reference tokens of `pointer`, or undefined when it is not a JSON Pointer. */
 export function parsePointer(pointer: string): string[] | undefined {
   if (pointer === '') return [];
@@ -41,11 +56,23 @@ function branches(schema: Schema): Schema[] {
   return Array.isArray(union) ? union.filter(isRecord).flatMap(branches) : [schema];
 }
 
+/**
+ * Whether a `patternProperties` name matches `token`, in linear time as the schema's own check
+ * matches it (a pattern the engine cannot take, loading refuses already).
+ */
+function nameMatches(pattern: string, token: string): boolean {
+  try {
+    return new LinearRegExp(pattern, 'u').test(token);
+  } catch {
+    return false;
+  }
+}
+
 function child(schema: Schema, token: string): Schema | undefined {
   const properties = isRecord(schema.properties) ? schema.properties : undefined;
   if (properties !== undefined && Object.hasOwn(properties, token) && isRecord(properties[token])) return properties[token];
   if (isRecord(schema.patternProperties)) {
-    for (const [pattern, sub] of Object.entries(schema.patternProperties)) if (new RegExp(pattern, 'u').test(token) && isRecord(sub)) return sub;
+    for (const [pattern, sub] of Object.entries(schema.patternProperties)) if (nameMatches(pattern, token) && isRecord(sub)) return sub;
   }
   if (isRecord(schema.additionalProperties)) return schema.additionalProperties;
   if (schema.additionalProperties === true) return {};

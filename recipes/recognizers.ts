@@ -3,7 +3,7 @@
  * plugin's arrives as a structured clone). An operation that calls an upstream never takes part:
  * identify's speculative runs never leave the machine.
  */
-import { RECOGNIZER_SAMPLE_CHARS } from '@toolshed/plugin-sdk/contract';
+import { LinearRegExp, RECOGNIZER_SAMPLE_CHARS } from '@toolshed/plugin-sdk/contract';
 import { mainFields } from './check.js';
 import type { Executor, OperationInfo } from './executor.js';
 
@@ -13,13 +13,13 @@ export interface ActiveRecognizer {
   readonly kind: string;
   readonly title: string;
   readonly confidence: number;
-  readonly regex: RegExp;
+  readonly regex: LinearRegExp;
   /** The body field the input goes to. */
   readonly field: string;
   /** Fields sent beside it. */
   readonly body: Readonly<Record<string, unknown>>;
   /** Answer fields and the pattern each must match for the candidate to count. */
-  readonly answer: readonly (readonly [field: string, pattern: RegExp])[];
+  readonly answer: readonly (readonly [field: string, pattern: LinearRegExp])[];
   /** Body fields made from the pattern's match (templates), instead of the whole input. */
   readonly fill?: Readonly<Record<string, unknown>>;
 }
@@ -28,14 +28,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A manifest's pattern (a RegExp, possibly structured-cloned, or its source) without stateful flags. */
-export function asRegex(pattern: unknown): RegExp | undefined {
+/** A manifest's pattern (a RegExp, possibly structured-cloned, or its source), matched in linear time. */
+export function asRegex(pattern: unknown): LinearRegExp | undefined {
   try {
-    if (Object.prototype.toString.call(pattern) === '[object RegExp]') {
-      const regex = pattern as RegExp;
-      return new RegExp(regex.source, regex.flags.replace(/[gy]/g, ''));
-    }
-    return typeof pattern === 'string' ? new RegExp(pattern, 'u') : undefined;
+    if (Object.prototype.toString.call(pattern) === '[object RegExp]') return new LinearRegExp(pattern as RegExp);
+    return typeof pattern === 'string' ? new LinearRegExp(pattern, 'u') : undefined;
   } catch {
     return undefined;
   }
@@ -57,7 +54,7 @@ function recognizersOf(operation: OperationInfo): ActiveRecognizer[] {
     const answer = isRecord(item.answer) ? Object.entries(item.answer).map(([key, pattern]) => [key, asRegex(pattern)] as const) : [];
     if (answer.some(([, pattern]) => pattern === undefined)) continue;
     const fill = isRecord(item.fill) ? item.fill : undefined;
-    active.push({ operation, kind, title, confidence, regex, field, body, answer: answer as [string, RegExp][], fill });
+    active.push({ operation, kind, title, confidence, regex, field, body, answer: answer as [string, LinearRegExp][], fill });
   }
   return active;
 }

@@ -1,5 +1,5 @@
 // Replaces modules that `tsc -b` writes as re-exports of a dependency with one esbuild bundle of
-// that dependency each: TypeBox (plugin-sdk/src/typebox.ts says why), semver in the SDK, and Koa,
+// that dependency each: TypeBox (plugin-sdk/src/typebox.ts says why), semver and the regular-expression libraries in the SDK, and Koa,
 // yaml and fast-glob in the kernel (kernel/vendor/). Each ships dozens to hundreds of small files,
 // and loading them one by one was a third of every start. Run after every build: `npm run build`,
 // the test command, `npm start`'s emit and the SDK's prepack all do. Without it everything still
@@ -14,6 +14,7 @@ const sdk = `${root}plugin-sdk/`;
 const bundles = [
   { entry: `${sdk}src/typebox.ts`, outfile: `${sdk}dist/typebox.js` },
   { entry: `${sdk}src/semver.ts`, outfile: `${sdk}dist/semver.js`, commonjs: true },
+  { entry: `${sdk}src/regexp-libraries.ts`, outfile: `${sdk}dist/regexp-libraries.js` },
   // The SDK's own script (prepack) bundles only the SDK's modules: a packed SDK has no kernel.
   ...(process.argv.includes('--sdk-only')
     ? []

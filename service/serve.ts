@@ -5,6 +5,7 @@
 import { createLogger, describeFailure, flushPeriodically, loadForServing } from '../kernel/host/index.js';
 import { startToolshed } from './compose.js';
 import { extensions } from './extensions.js';
+import { whenParentExits } from './parent-exit.js';
 
 /**
  * Starts the service for `env` and resolves with 0 once it listens; from then on it owns the
@@ -63,10 +64,13 @@ async function startServing(env: NodeJS.ProcessEnv, extra: readonly string[]): P
   const first = (signal: string): void => {
     process.removeListener('SIGTERM', first);
     process.removeListener('SIGINT', first);
+    stopWatching();
     shutdown(signal);
   };
   process.once('SIGTERM', first);
   process.once('SIGINT', first);
+  // `npx toolshed serve`: npm's SIGTERM ends the shell between npm and this process (parent-exit.ts).
+  const stopWatching = whenParentExits(env, () => first('parent exited'));
   // Only now: whoever reads this line may signal at once, and until a listener is installed a
   // SIGTERM still has Node's default action (the process dies without draining).
   logger.info({ url: service.url, operations: service.registry.operations.size }, 'listening');

@@ -157,9 +157,24 @@ describe('toolshed config', () => {
     const file = await tempFile('bad.yaml', `server:\n  port: -1\nplugins:\n  dirs: [${JSON.stringify(folder)}]\n`);
     const plugin = path.join(folder, 'wrong-name', 'index.js');
     const expected =
-      'Invalid configuration:\n- /server/port: must be >= 0\n' +
+      'Invalid configuration, and a plugin cannot be loaded:\n- /server/port: must be >= 0\n' +
       `- /plugins: Cannot load the plugin ${plugin}:\n  - the folder is named "wrong-name" but the group is "right-name"; they must be equal\n`;
     assert.deepEqual(await toolshed(['config', 'check', file]), { code: 1, stdout: expected, stderr: '' });
+  });
+
+  it("check and serve refuse a configuration section claimed twice, a built-in's or another plugin's, naming both (issue 45, finding 2)", async () => {
+    const dir = path.join(fixtures, 'section-claimants');
+    const file = await tempFile('claims.yaml', `plugins:\n  dirs: [${JSON.stringify(dir)}]\n`);
+    const at = (group: string): string => path.join(dir, group, 'index.js');
+    const problems =
+      'Invalid configuration:\n' +
+      `- /shared: is claimed by two plugins, also-shared (${at('also-shared')}) and claims-shared (${at('claims-shared')}): a configuration section belongs to one plugin\n` +
+      `- /regex: is claimed by two plugins, regex-tester (built in) and regex-thief (${at('regex-thief')}): a configuration section belongs to one plugin\n`;
+    assert.deepEqual(await toolshed(['config', 'check', file]), { code: 1, stdout: problems, stderr: '' });
+    assert.deepEqual(await toolshed(['serve', '--config', file]), { code: 1, stdout: '', stderr: `Toolshed could not start.\n${problems}` });
+    // A replacement of regex-tester (its group, in plugins.disabled) takes its section with its place.
+    const replacing = await tempFile('replacing.yaml', `plugins:\n  dirs: [${JSON.stringify(path.join(fixtures, 'section-replacement'))}]\n  disabled: [regex-tester]\n`);
+    assert.deepEqual(await toolshed(['config', 'check', replacing]), { code: 0, stdout: `The configuration is valid (${replacing}): 30 plugins, 58 operations enabled.\n`, stderr: '' });
   });
 
   it('check passes the defaults and counts what they serve', async () => {
@@ -176,7 +191,7 @@ describe('toolshed config', () => {
     assert.ok(!outcome.stdout.includes(digest) && !outcome.stdout.includes('hunter2'));
     const printed = parseYaml(outcome.stdout) as Record<string, Record<string, unknown>>;
     assert.deepEqual(printed.auth, { apiKeys: [{ name: 'ci', sha256: '…' }], required: false });
-    assert.deepEqual(printed.rateLimit!.redis, { url: 'redis://:…@127.0.0.1:6379' });
+    assert.deepEqual(printed.rateLimit!.redis, { url: 'redis://:…@127.0.0.1:6379', unavailable: 'local' });
     // The file's value over the default one; a default the file does not touch.
     assert.equal((printed.dns as { timeoutMs: number }).timeoutMs, 2500);
     assert.equal(printed.server!.port, 8080);
@@ -190,6 +205,19 @@ describe('toolshed config', () => {
     assert.equal(printed.dns, undefined);
     assert.equal((printed.regex as { timeoutMs: number }).timeoutMs, 1000);
     assert.deepEqual((printed.plugins as { disabled: string[] }).disabled, ['dns-lookup']);
+  });
+
+  it('print shows the saved recipes the service serves (docs/cli.md, issue 47)', async () => {
+    assert.match((await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8')).replace(/\s+/g, ' '), /and the saved recipes \(`recipes:`, each served as `POST \/v1\/recipes\/<name>`\)/);
+    const saved = { 'jwt-in-base64': { summary: 'Decode a JWT wrapped in Base64', steps: [{ operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }] } };
+    const file = await tempFile('saved.yaml', JSON.stringify({ recipes: saved }));
+    const outcome = await toolshed(['config', 'print', file]);
+    assert.equal(outcome.code, 0, outcome.stderr);
+    assert.deepEqual((parseYaml(outcome.stdout) as { recipes?: unknown }).recipes, saved);
+    // The printed configuration starts a service that serves the recipe: it is the whole of it.
+    const printed = await tempFile('printed.yaml', outcome.stdout);
+    const served = JSON.parse((await toolshed(['openapi', '--config', printed])).stdout) as { paths: Record<string, unknown> };
+    assert.ok('/v1/recipes/jwt-in-base64' in served.paths);
   });
 });
 

@@ -50,7 +50,7 @@ describe('third-party plugins beside the built-ins, with default settings but a 
         settled.push(name);
         return answer;
       });
-    const running = (group: string): number => service.host.pluginWorkers.stats().get(group)?.running ?? 0;
+    const running = (group: string): number => service.host.pluginProcesses.stats().get(group)?.running ?? 0;
     const loop = request('loop', '/v1/busy-loop/spin', {}, 'loop-1');
     const never = request('never', '/v1/never-settles/wait', {}, 'never-1');
     // Both run in their own plugins' workers (contained by default), not on the main thread.
@@ -67,7 +67,7 @@ describe('third-party plugins beside the built-ins, with default settings but a 
   });
 
   it('runs a third-party plugin\'s small request in its own workers, not on the built-ins\' pool', async () => {
-    const own = (): number => service.host.pluginWorkers.stats().get('never-settles')?.completed ?? 0;
+    const own = (): number => service.host.pluginProcesses.stats().get('never-settles')?.completed ?? 0;
     const [completed, shared] = [own(), service.host.poolStats().completed];
     assert.deepEqual((await send(service.url, '/v1/never-settles/wait', { body: { now: true } })).json, {});
     assert.deepEqual([own(), service.host.poolStats().completed], [completed + 1, shared]);

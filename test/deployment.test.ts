@@ -79,6 +79,20 @@ describe('Dockerfile', () => {
     }
   });
 
+  it('copies every source folder tsconfig.json compiles into the build stage, and the runtime stage copies each one built', () => {
+    // A folder left out of the build stage compiles to nothing, and the runtime stage's COPY of it
+    // fails the build (service/ and recipes/ were, after the kernel was split).
+    const { include } = JSON.parse(read('tsconfig.json')) as { include: string[] };
+    const sources = include.filter((folder) => folder !== 'test');
+    const buildAt = stages[0]!.findIndex((step) => step.keyword === 'RUN' && step.args.includes('npm run build'));
+    const copiedToBuild = stages[0]!.slice(0, buildAt).filter((step) => step.keyword === 'COPY').map((step) => step.args.split(/\s+/)[0]);
+    const copiedFromBuild = all('COPY').filter((step) => step.args.startsWith('--from=build')).map((step) => step.args.split(/\s+/)[1]);
+    for (const folder of sources) {
+      assert.ok(copiedToBuild.includes(folder), `the build stage copies ${folder}/ before npm run build`);
+      assert.ok(copiedFromBuild.includes(`/app/dist/${folder}`), `the runtime stage copies dist/${folder}`);
+    }
+  });
+
   it('copies every script npm run build runs, and the scripts those import, into the build stage before it runs', () => {
     const build = (JSON.parse(read('package.json')) as { scripts: { build: string } }).scripts.build;
     const scripts = [...build.matchAll(/\bnode (\S+\.mjs)/g)].map((match) => match[1]!);
@@ -270,6 +284,12 @@ describe('compose.yaml', () => {
     }
   });
 
+  it('is described by docs/deployment.md with the port nginx.conf listens on', () => {
+    const listens = [...read('deploy/nginx.conf').matchAll(/^\s*listen\s+(\d+)\b/gm)].map((match) => match[1]!);
+    const named = [...read('docs/deployment.md').replace(/\s+/g, ' ').matchAll(/nginx[^.]*? starts as root to bind port (\d+)/g)].map((match) => match[1]!);
+    assert.deepEqual(named, listens);
+  });
+
   it('limits each instance\'s memory to at least what the mounted configuration may use, and the others too', async () => {
     const config = await siteConfig();
     for (const [name, service] of toolsheds) {
@@ -397,8 +417,8 @@ describe('the runtime image installs every package the service imports', () => {
     }
   });
 
-  it('the dependency bundles (TypeBox, semver, Koa, yaml, fast-glob) import only Node\'s own modules', () => {
-    const bundles = ['plugin-sdk/dist/typebox.js', 'plugin-sdk/dist/semver.js', 'dist/kernel/http/vendor/koa.js', 'dist/kernel/host/vendor/yaml.js', 'dist/kernel/host/vendor/fast-glob.js'];
+  it('the dependency bundles (TypeBox, semver, RE2JS and regexpp, Koa, yaml, fast-glob) import only Node\'s own modules', () => {
+    const bundles = ['plugin-sdk/dist/typebox.js', 'plugin-sdk/dist/semver.js', 'plugin-sdk/dist/regexp-libraries.js', 'dist/kernel/http/vendor/koa.js', 'dist/kernel/host/vendor/yaml.js', 'dist/kernel/host/vendor/fast-glob.js'];
     for (const file of bundles) {
       const specifiers = bundleImports(file);
       assert.ok(specifiers.length > 0 || read(file).length > 10_000, `${file} is a bundle`);
@@ -412,7 +432,7 @@ describe('the runtime image installs every package the service imports', () => {
     // minified"). esbuild's readable output is one line per statement, ~30 bytes each; minified, a
     // line ends only where a legal comment or a template literal does. Identifiers are not renamed,
     // so nothing needs esbuild's keepNames helper, which names each function as it is created.
-    const files = [...(await fg('dist/plugins/*/*.bundle.js', { cwd: root })), 'plugin-sdk/dist/typebox.js', 'plugin-sdk/dist/semver.js', 'dist/kernel/http/vendor/koa.js', 'dist/kernel/host/vendor/yaml.js', 'dist/kernel/host/vendor/fast-glob.js'];
+    const files = [...(await fg('dist/plugins/*/*.bundle.js', { cwd: root })), 'plugin-sdk/dist/typebox.js', 'plugin-sdk/dist/semver.js', 'plugin-sdk/dist/regexp-libraries.js', 'dist/kernel/http/vendor/koa.js', 'dist/kernel/host/vendor/yaml.js', 'dist/kernel/host/vendor/fast-glob.js'];
     assert.ok(files.length >= 40, `found ${files.length} bundles; build first`);
     for (const file of files) {
       const text = read(file);
@@ -427,10 +447,12 @@ describe('the runtime image installs every package the service imports', () => {
   it('the SDK imports only its own dependencies', async () => {
     const manifest = JSON.parse(read('plugin-sdk/package.json')) as { dependencies: Record<string, string> };
     const imported = await importedPackages(['plugin-sdk/dist/**/*.js'], 10);
-    // TypeBox and semver are bundled into dist/typebox.js and dist/semver.js (the types still come
-    // from the packages), and the bundles themselves import only Node's own modules.
+    // TypeBox, semver and the regular-expression libraries are bundled into dist/typebox.js,
+    // dist/semver.js and dist/regexp-libraries.js (the types still come from the packages), and the
+    // bundles themselves import only Node's own modules.
     assert.ok(!imported.has('typebox'), 'the build bundled TypeBox');
     assert.ok(!imported.has('semver'), 'the build bundled semver');
+    for (const name of ['re2js', '@eslint-community/regexpp']) assert.ok(!imported.has(name), `the build bundled ${name}`);
     for (const [name, file] of imported) assert.ok(name in manifest.dependencies, `${file} imports ${name}, which is not in the SDK's dependencies`);
   });
 });

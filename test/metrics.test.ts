@@ -1,6 +1,7 @@
 // GET /metrics (issue 12) over real HTTP: off by default, exact counters by operation and status,
 // rate-limit refusals, the worker pool and Redis read at scrape, and no label ever made from a path.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, describe, it } from 'node:test';
 import { digestApiKey, generateApiKey } from '../kernel/http/api-keys.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
@@ -44,6 +45,25 @@ describe('GET /metrics', () => {
     assert.equal(metrics.status, 404);
     assert.deepEqual(metrics.json, unknown.json);
     assert.equal((metrics.json as { error: { code: string } }).error.code, 'not_found');
+  });
+
+  it('is outside the rate limit only when enabled: off, it counts and carries RateLimit headers as any unknown path (README)', async () => {
+    const readme = (await readFile(new URL('../../README.md', import.meta.url), 'utf8')).replace(/\s+/g, ' ');
+    assert.ok(readme.includes('CORS preflights and, with `metrics.enabled: true`, `/metrics` are outside the limit and carry none'), 'README: on');
+    assert.ok(readme.includes('with metrics off (the default), `/metrics` is an unknown path, a 404 that counts and carries the headers'), 'README: off');
+    const limits = { rateLimit: { anonymous: { max: 3 } } };
+    const off = await start(limits);
+    const remaining = async (service: TestService, path: string, method = 'GET'): Promise<[number, string | undefined]> => {
+      const answer = await send(service.url, path, method === 'GET' ? { method } : { body: { text: 'x' } });
+      return [answer.status, answer.headers['ratelimit-remaining'] as string | undefined];
+    };
+    assert.deepEqual(await remaining(off, '/metrics'), [404, '2']);
+    assert.deepEqual(await remaining(off, '/metrics'), [404, '1']);
+    assert.deepEqual(await remaining(off, encode, 'POST'), [200, '0']);
+    const on = await start({ ...limits, metrics: { enabled: true } });
+    for (let scrape = 0; scrape < 4; scrape++) assert.deepEqual(await remaining(on, '/metrics'), [200, undefined]);
+    // Four scrapes spent nothing: the first request counted is the first of the window.
+    assert.deepEqual(await remaining(on, encode, 'POST'), [200, '2']);
   });
 
   it('counts answers by operation id and status, with exact lines, and latency histograms beside them', async () => {

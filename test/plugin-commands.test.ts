@@ -3,11 +3,11 @@
 // `npm test`, which runs the check, is in scaffold.test.ts; `plugin dev` in plugin-dev.test.ts.)
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { repoRoot, run } from './support/packages.js';
+import { offlineEnv, repoRoot, run, runOk } from './support/packages.js';
 import { externalPlugins, fixtures } from './support/service.js';
 
 const bin = path.join(repoRoot, 'bin', 'toolshed.js');
@@ -121,7 +121,18 @@ describe('toolshed plugin check', () => {
       const config = await configFile(`plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n`);
       const outcome = await toolshed(['plugin', 'check', path.join(fixtures, 'replacement-plugins', 'greeting'), '--config', config]);
       assert.equal(outcome.code, 1);
-      assert.match(outcome.stderr, /^toolshed: plugin greeting: toolshed serve would not start with it\.\nInvalid configuration:\n- \/plugins: Cannot load the plugin .*replacement-plugins\/greeting\/index\.js:\n {2}- the group "greeting" is already provided by .*external-plugins\/greeting\/index\.js\n$/);
+      assert.match(outcome.stderr, /^toolshed: plugin greeting: toolshed serve would not start with it\.\nA plugin cannot be loaded:\n- \/plugins: Cannot load the plugin .*replacement-plugins\/greeting\/index\.js:\n {2}- the group "greeting" is already provided by .*external-plugins\/greeting\/index\.js\n$/);
+    });
+
+    it("a configuration section a built-in plugin has, naming both plugins (issue 45, finding 2)", async () => {
+      const plugin = path.join(fixtures, 'section-claimants', 'regex-thief');
+      assert.deepEqual(await toolshed(['plugin', 'check', plugin]), {
+        code: 1,
+        stdout: '',
+        stderr:
+          'toolshed: plugin regex-thief: toolshed serve would not start with it.\nInvalid configuration:\n' +
+          `- /regex: is claimed by two plugins, regex-tester (built in) and regex-thief (${path.join(plugin, 'index.js')}): a configuration section belongs to one plugin\n`,
+      });
     });
 
     it("the plugin's configuration section as the configuration gives it", async () => {
@@ -139,11 +150,56 @@ describe('toolshed plugin check', () => {
     });
   });
 
+  describe('install scripts, which npm runs as whoever installs the package (issue 45, finding 8)', () => {
+    const fixture = path.join(checkPlugins, 'install-scripts');
+    const warning =
+      'warning: plugin install-scripts: its package.json declares install scripts (postinstall: ' +
+      `"node -e \\"require('fs').writeFileSync(require('os').homedir() + '/owned', '')\\"", prepare: "node build.js"), ` +
+      "which npm runs as the user who installs it, with that user's environment: install it with npm install --ignore-scripts " +
+      '(docs/writing-a-plugin.md, section 7)\n';
+    const passed = 'plugin install-scripts: loads, and its 1 example of 1 operation answer as shown\n';
+
+    it('warns of them, naming each, for a plugin folder and for an installed package', async () => {
+      assert.deepEqual(await toolshed(['plugin', 'check', fixture]), { code: 0, stdout: passed, stderr: warning });
+      // Installed by name where the kernel resolves packages (as test/plugin-guide.test.ts installs one).
+      const installed = path.join(repoRoot, 'dist', 'node_modules', 'toolshed-plugin-install-scripts');
+      await rm(installed, { recursive: true, force: true });
+      await mkdir(installed, { recursive: true });
+      try {
+        for (const file of ['index.js', 'package.json']) await copyFile(path.join(fixture, file), path.join(installed, file));
+        assert.deepEqual(await toolshed(['plugin', 'check', 'toolshed-plugin-install-scripts']), { code: 0, stdout: passed, stderr: warning });
+      } finally {
+        await rm(installed, { recursive: true, force: true });
+      }
+    });
+
+    it('npm runs a postinstall as the installing user unless --ignore-scripts, as the guide installs', async () => {
+      const work = await mkdtemp(path.join(tmpdir(), 'toolshed-install-scripts-'));
+      const npmEnv = offlineEnv({ HOME: work });
+      const pkg = path.join(work, 'pkg');
+      await mkdir(pkg);
+      // The guide's command, as section 7 of docs/writing-a-plugin.md writes it.
+      const guide = await readFile(path.join(repoRoot, 'docs', 'writing-a-plugin.md'), 'utf8');
+      assert.match(guide, /^npm install --ignore-scripts ~\/my-plugins\/word-tools\/toolshed-plugin-word-tools-0\.1\.0\.tgz$/m);
+      await writeFile(path.join(pkg, 'package.json'), JSON.stringify({ name: 'owns-home', version: '1.0.0', scripts: { postinstall: "node -e \"require('fs').writeFileSync(require('os').homedir() + '/owned', '')\"" } }));
+      await runOk('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: pkg, env: npmEnv });
+      const tarball = path.join(work, 'owns-home-1.0.0.tgz');
+      for (const [project, flags, runs] of [['ignoring', ['--ignore-scripts'], false], ['plain', [], true]] as const) {
+        const cwd = path.join(work, project);
+        await mkdir(cwd);
+        await writeFile(path.join(cwd, 'package.json'), '{"name":"checkout","version":"1.0.0","private":true}');
+        await runOk('npm', ['install', ...flags, tarball], { cwd, env: npmEnv });
+        assert.ok(existsSync(path.join(cwd, 'node_modules', 'owns-home', 'package.json')), `${project}: installed`);
+        assert.equal(existsSync(path.join(work, 'owned')), runs, `${project}: the postinstall ${runs ? 'ran' : 'did not run'}`);
+      }
+    });
+  });
+
   it('takes a name that is not a path as an installed package, as plugins.packages does', async () => {
     const outcome = await toolshed(['plugin', 'check', 'toolshed-plugin-not-installed']);
     assert.equal(outcome.code, 1);
     assert.match(outcome.stderr, /^toolshed: Cannot load the plugin package toolshed-plugin-not-installed:/);
-    assert.match(outcome.stderr, /- install it: npm install toolshed-plugin-not-installed/);
+    assert.match(outcome.stderr, /- install it: npm install --ignore-scripts toolshed-plugin-not-installed/);
   });
 });
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -96,6 +96,7 @@ async function installPluginDependencies(cwd: string): Promise<void> {
   const sdkManifest = JSON.parse(await readFile(path.join(sdkFolder, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   for (const [name, version] of Object.entries(sdkManifest.dependencies)) {
     // Copied, not linked: at run time the plugin has its own SDK and TypeBox, separate from the kernel's.
+    await mkdir(path.dirname(path.join(nodeModules, name)), { recursive: true }); // a scope's folder
     await runOk('cp', ['-R', await installedCopy(name, version), path.join(nodeModules, name)], { cwd });
   }
   // Toolshed itself, named by its path from the plugin folder: npm links the checkout.
@@ -174,7 +175,7 @@ const standIns = new Map<string, { reason: string; run: (cwd: string) => Promise
     },
   ],
   [
-    'npm install ~/my-plugins/word-tools/toolshed-plugin-word-tools-0.1.0.tgz',
+    'npm install --ignore-scripts ~/my-plugins/word-tools/toolshed-plugin-word-tools-0.1.0.tgz',
     {
       reason: "it would change this checkout's package.json and lockfile; the tarball is unpacked where the kernel resolves packages",
       run: async () => {
@@ -240,6 +241,24 @@ describe('docs/writing-a-plugin.md', () => {
     assert.ok(existsSync(path.join(plugin, `toolshed-plugin-sdk-${SDK_VERSION}.tgz`)));
     assert.ok(existsSync(path.join(plugin, 'dist', 'index.js')));
     assert.ok(existsSync(path.join(plugin, 'toolshed-plugin-word-tools-0.1.0.tgz')));
+  });
+
+  it('runs plugin dev where it and the scaffold\'s README both say: `npx toolshed plugin dev .` in the plugin folder', async () => {
+    const flat = guide.replace(/\s+/g, ' ');
+    const command = /`(npx toolshed plugin dev [^`]+)` in the plugin folder/.exec(flat)?.[1];
+    assert.equal(command, 'npx toolshed plugin dev .');
+    const readme = pluginFiles({ group: 'word-tools', sdkVersion: SDK_VERSION, toolshed: 'file:../../toolshed' }).find((file) => file.path === 'README.md')!.content;
+    assert.ok(readme.replace(/\s+/g, ' ').includes(`\`${command}\` serves the plugin beside the built-in ones`), 'the README gives the same command');
+    // In the folder the first test made and built, with Toolshed as its dev dependency.
+    const plugin = path.join(home, 'my-plugins', 'word-tools');
+    assert.ok(existsSync(path.join(plugin, 'dist', 'index.js')), 'the walk through the page ran first');
+    await startServer(command, plugin);
+    try {
+      const answer = await fetch(`${server!.url}/v1/word-tools/reverse`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"text":"stressed"}' });
+      assert.deepEqual(await answer.json(), { reversed: 'desserts' });
+    } finally {
+      await server!.stop();
+    }
   });
 
   it('shows the scaffold files exactly as `toolshed plugin new word-tools` writes them', () => {

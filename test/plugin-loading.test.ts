@@ -7,7 +7,9 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { ConfigError } from '../kernel/host/config.js';
 import { discoverPlugins, loadPlugin, PluginLoadError } from '../kernel/host/discover.js';
+import { loadForServing } from '../kernel/host/inspect-config.js';
 import { send } from './support/http.js';
 import { repoRoot } from './support/packages.js';
 import { externalPlugins, fixtures, buildTestService } from './support/service.js';
@@ -37,6 +39,28 @@ describe('plugin loading', () => {
       assert.ok(error instanceof PluginLoadError);
       assert.equal(error.message, `Cannot load the plugin ${path.join(dir, 'typed', 'index.ts')}:\n- the plugin is TypeScript only: build it (npm run build, or npx tsc) so that index.js exists next to it`);
       return true;
+    });
+  });
+
+  it('reports a plugin whose import throws as a plugin that cannot be loaded, not as the configuration (docs/writing-a-plugin.md)', async () => {
+    const guide = readFileSync(path.join(repoRoot, 'docs', 'writing-a-plugin.md'), 'utf8').replace(/\s+/g, ' ');
+    assert.ok(guide.includes('`serve` and `toolshed config check` say `A plugin cannot be loaded:`, then `- /plugins: Cannot load the plugin <its index.js>:` and the error\'s message below it'));
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-throws-'));
+    await mkdir(path.join(dir, 'throws'));
+    const index = path.join(dir, 'throws', 'index.js');
+    await writeFile(index, "throw new Error('boom at import');\n");
+    const config = path.join(dir, 'config.yaml');
+    await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(dir)}]\n`);
+    const expected = `A plugin cannot be loaded:\n- /plugins: Cannot load the plugin ${index}:\n  - boom at import`;
+    await assert.rejects(loadForServing({ TOOLSHED_CONFIG: config }, externalPlugins), (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.equal(error.message, expected);
+      return true;
+    });
+    // Beside a bad key, the heading names both.
+    await writeFile(config, `server:\n  port: -1\nplugins:\n  dirs: [${JSON.stringify(dir)}]\n`);
+    await assert.rejects(loadForServing({ TOOLSHED_CONFIG: config }, externalPlugins), {
+      message: `Invalid configuration, and a plugin cannot be loaded:\n- /server/port: must be >= 0\n- /plugins: Cannot load the plugin ${index}:\n  - boom at import`,
     });
   });
 
@@ -99,7 +123,7 @@ describe('plugin loading', () => {
   it('says which command installs a configured package that is not installed', async () => {
     await assert.rejects(discoverPlugins({ builtinDir: null, dirs: [], packages: ['toolshed-plugin-not-installed'] }), (error: Error) => {
       assert.match(error.message, /^Cannot load the plugin package toolshed-plugin-not-installed:\n- Cannot find package 'toolshed-plugin-not-installed'/);
-      assert.ok(error.message.endsWith(`\n- install it: npm install toolshed-plugin-not-installed (in ${repoRoot})`), error.message);
+      assert.ok(error.message.endsWith(`\n- install it: npm install --ignore-scripts toolshed-plugin-not-installed (in ${repoRoot})`), error.message);
       return true;
     });
   });

@@ -20,13 +20,13 @@ interface Line {
 }
 
 /** A store with a logger that records what it says. */
-async function store(url: string, windowMs = 60_000): Promise<RedisHitStore & { lines: Line[] }> {
+async function store(url: string, windowMs = 60_000, commandTimeoutMs?: number): Promise<RedisHitStore & { lines: Line[] }> {
   const lines: Line[] = [];
   const logger = {
     warn: (obj: object, msg: string) => lines.push({ level: 'warn', obj, msg }),
     info: (obj: object, msg: string) => lines.push({ level: 'info', obj, msg }),
   };
-  const created = await createRedisStore({ url, windowMs, logger });
+  const created = await createRedisStore({ url, windowMs, logger, commandTimeoutMs });
   closers.push(() => created.close());
   return Object.assign(created, { lines });
 }
@@ -66,7 +66,7 @@ after(async () => {
 
 describe('Redis rate-limit store', () => {
   it('shares one limit between two instances: 30 hits spread over both, the 31st refused by either', async () => {
-    const [a, b] = [await store(redis.url), await store(redis.url)];
+    const [a, b] = [await store(redis.url, 60_000, GENEROUS_MS), await store(redis.url, 60_000, GENEROUS_MS)];
     for (let index = 0; index < 30; index++) {
       const result = await (index % 2 === 0 ? a : b).hit('ip:203.0.113.9', 30, 60_000);
       assert.deepEqual({ admitted: result.admitted, remaining: result.remaining, total: result.total }, { admitted: true, remaining: 29 - index, total: 30 });
@@ -75,12 +75,12 @@ describe('Redis rate-limit store', () => {
     assert.equal((await a.hit('ip:203.0.113.9', 30, 60_000)).admitted, false);
     assert.equal((await b.hit('ip:203.0.113.9', 30, 60_000)).admitted, false);
     assert.equal((await a.hit('ip:203.0.113.10', 30, 60_000)).remaining, 29, 'another client has its own count');
-    assert.deepEqual([a.counted(), b.counted()], [{ fallbacks: 0, mode: 'redis' }, { fallbacks: 0, mode: 'redis' }]);
+    assert.deepEqual([a.counted(), b.counted()], [{ fallbacks: 0, mode: 'redis', refused: 0 }, { fallbacks: 0, mode: 'redis', refused: 0 }]);
     assert.deepEqual([...a.lines, ...b.lines], []);
   });
 
   it('takes a run\'s extra cost only when all of it fits, shared by two instances, counting nothing when it does not', async () => {
-    const [a, b] = [await store(redis.url), await store(redis.url)];
+    const [a, b] = [await store(redis.url, 60_000, GENEROUS_MS), await store(redis.url, 60_000, GENEROUS_MS)];
     const key = 'key:recipes';
     assert.equal((await a.hit(key, 5, 60_000)).remaining, 4);
     // A 3-step recipe: its first request above, two more here.
@@ -100,7 +100,7 @@ describe('Redis rate-limit store', () => {
   });
 
   it('namespaces its keys and lets them expire with the window', async () => {
-    const s = await store(redis.url, 500);
+    const s = await store(redis.url, 500, GENEROUS_MS);
     const raw = new Redis(redis.url);
     closers.push(() => raw.quit());
     const first = await s.hit('key:ci', 1, 500);
@@ -120,7 +120,9 @@ describe('Redis rate-limit store', () => {
     for (let instance = 0; instance < 2; instance++) {
       const app = new Koa<KernelState>();
       app.use(errors(createLogger('silent')));
-      app.use(rateLimit({ windowSeconds: 60, anonymousMax: 3, apiKeyMax: 10, store: await store(redis.url) }).middleware);
+      // Counting, not timing, is the subject: a command slower than 100 ms on a busy machine would
+      // send this app to its own memory and split the count.
+      app.use(rateLimit({ windowSeconds: 60, anonymousMax: 3, apiKeyMax: 10, store: await store(redis.url, 60_000, GENEROUS_MS) }).middleware);
       app.use((ctx) => void (ctx.body = { ok: true }));
       const server = app.listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
@@ -156,7 +158,7 @@ describe('Redis rate-limit store', () => {
     assert.equal((await a.hit('ip:198.51.100.8', 5, 60_000)).admitted, false);
     assert.equal((await b.hit('ip:198.51.100.8', 5, 60_000)).admitted, false);
     for (const s of [a, b]) {
-      assert.deepEqual(s.counted(), { fallbacks: 1, mode: 'memory' });
+      assert.deepEqual(s.counted(), { fallbacks: 1, mode: 'memory', refused: 0 });
       assert.deepEqual(s.lines.map((line) => line.level), ['warn'], 'the switch is logged once, not per request');
       assert.ok(!JSON.stringify(s.lines).includes('198.51.100'), 'no client id is logged');
     }
@@ -164,7 +166,7 @@ describe('Redis rate-limit store', () => {
     const started = performance.now();
     const late = await store(redis.url);
     t.diagnostic(`store created with Redis down in ${(performance.now() - started).toFixed(1)} ms`);
-    assert.deepEqual(late.counted(), { fallbacks: 1, mode: 'memory' });
+    assert.deepEqual(late.counted(), { fallbacks: 1, mode: 'memory', refused: 0 });
 
     await redis.restart();
     assert.ok(await eventually(() => [a, b, late].every((s) => s.counted().mode === 'redis')), 'shared counting resumes');
@@ -182,7 +184,7 @@ describe('Redis rate-limit store', () => {
       const worst = await slowest(a, 'ip:192.0.2.1', 100, 10);
       t.diagnostic(`slowest hit while Redis is stalled: ${worst.toFixed(1)} ms`);
       assert.ok(worst < GENEROUS_MS, `a hit took ${worst} ms`);
-      assert.deepEqual(a.counted(), { fallbacks: 1, mode: 'memory' });
+      assert.deepEqual(a.counted(), { fallbacks: 1, mode: 'memory', refused: 0 });
     } finally {
       redis.resume();
     }
@@ -200,10 +202,10 @@ describe('Redis rate-limit store', () => {
     await raw.config('SET', 'maxmemory', '1');
     try {
       assert.equal((await a.hit('ip:192.0.2.2', 2, 60_000)).remaining, 1, 'counted in memory');
-      assert.deepEqual(a.counted(), { fallbacks: 1, mode: 'memory' });
+      assert.deepEqual(a.counted(), { fallbacks: 1, mode: 'memory', refused: 0 });
       // Several probe periods (1 s each): the probe writes too, so the store does not flap back.
       await sleep(2500);
-      assert.deepEqual(a.counted(), { fallbacks: 1, mode: 'memory' });
+      assert.deepEqual(a.counted(), { fallbacks: 1, mode: 'memory', refused: 0 });
     } finally {
       await raw.config('SET', 'maxmemory', '0');
     }

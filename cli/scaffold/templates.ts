@@ -185,8 +185,8 @@ is newer than \`dist/\`.
 - As a folder: build it, then name the folder that holds this one in Toolshed's configuration,
   \`plugins: { dirs: [/path/to/parent] }\`. Toolshed loads \`${group}/index.js\`, which re-exports
   \`dist/index.js\`, so this folder must then be named \`${group}\`.
-- As a package: \`npm pack\` here writes \`${packageName(group)}-0.1.0.tgz\`; \`npm install\` that file in the
-  Toolshed checkout and set \`plugins: { packages: [${packageName(group)}] }\`. The SDK is a peer
+- As a package: \`npm pack\` here writes \`${packageName(group)}-0.1.0.tgz\`; \`npm install --ignore-scripts\`
+  that file in the Toolshed checkout and set \`plugins: { packages: [${packageName(group)}] }\`. The SDK is a peer
   dependency, so the plugin then uses the SDK of the Toolshed that loads it.
 `;
 }

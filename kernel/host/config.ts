@@ -16,14 +16,46 @@ const closed = { additionalProperties: false } as const;
 const section = { additionalProperties: false, default: {} } as const;
 const Names = Type.Array(Type.String({ minLength: 1 }), { default: [] });
 
-/** A contained plugin's share of worker threads: with defaults (`plugins.workers`) or without (`plugins.limits.<group>`). */
-function pluginShare(threads?: number, maxQueue?: number) {
-  const threadsSchema = { minimum: 1, maximum: 64 };
-  const queueSchema = { minimum: 0, maximum: 100000 };
-  return threads === undefined || maxQueue === undefined
-    ? { threads: Type.Optional(Type.Integer(threadsSchema)), maxQueue: Type.Optional(Type.Integer(queueSchema)) }
-    : { threads: Type.Integer({ ...threadsSchema, default: threads }), maxQueue: Type.Integer({ ...queueSchema, default: maxQueue }) };
+/**
+ * A contained plugin's share: its processes, its queue, each process's heap and resident-memory
+ * caps; with defaults (`plugins.workers`) or without (`plugins.limits.<group>`, each key left out
+ * taken from `plugins.workers`).
+ */
+function pluginShare(withDefaults: boolean) {
+  const keys = {
+    processes: Type.Integer({ minimum: 1, maximum: 64, ...(withDefaults ? { default: 1 } : {}) }),
+    maxQueue: Type.Integer({ minimum: 0, maximum: 100000, ...(withDefaults ? { default: 16 } : {}) }),
+    memoryMb: Type.Integer({ minimum: 32, maximum: 16384, ...(withDefaults ? { default: 256 } : {}) }),
+    rssMb: Type.Integer({ minimum: 64, maximum: 65536, ...(withDefaults ? { default: 512 } : {}) }),
+  };
+  if (withDefaults) return keys;
+  return Object.fromEntries(Object.entries(keys).map(([key, schema]) => [key, Type.Optional(schema)])) as { [Key in keyof typeof keys]: ReturnType<typeof Type.Optional<(typeof keys)[Key]>> };
 }
+
+/** Absolute paths a grant names; no comma, which Node 20 reads as a separator between paths. */
+const GrantedPaths = Type.Array(Type.String({ pattern: '^/[^,]*$', maxLength: 4096 }), { maxItems: 64 });
+
+/** What a contained plugin's processes may do beyond the default (`plugins.grants.<group>`). */
+const Grants = Type.Object(
+  {
+    net: Type.Optional(Type.Boolean()),
+    worker: Type.Optional(Type.Boolean()),
+    childProcess: Type.Optional(Type.Boolean()),
+    read: Type.Optional(GrantedPaths),
+    write: Type.Optional(GrantedPaths),
+  },
+  closed,
+);
+
+/** `plugins.user`: who a contained plugin's processes run as. */
+const PluginUser = Type.Union(
+  [
+    Type.Literal('auto'),
+    Type.Literal('service'),
+    Type.Object({ uid: Type.Integer({ minimum: 0, maximum: 4294967294 }), gid: Type.Integer({ minimum: 0, maximum: 4294967294 }) }, closed),
+  ],
+  { default: 'auto' },
+);
 
 /** The kernel's sections of the configuration. */
 export const CoreConfigSchema = Type.Object(
@@ -79,8 +111,12 @@ export const CoreConfigSchema = Type.Object(
         anonymous: Type.Object({ max: Type.Integer({ minimum: 1, default: 30 }) }, section),
         apiKey: Type.Object({ max: Type.Integer({ minimum: 1, default: 600 }) }, section),
         windowSeconds: Type.Integer({ minimum: 1, maximum: 86400, default: 60 }),
-        // Unset: counters live in this process. Set: shared by every instance using this Redis.
-        redis: Type.Object({ url: Type.Optional(Type.String({ pattern: '^rediss?://' })) }, section),
+        // Unset: counters live in this process. Set: shared by every instance using this Redis;
+        // while it does not answer, counted by each instance alone (local) or refused (refuse).
+        redis: Type.Object(
+          { url: Type.Optional(Type.String({ pattern: '^rediss?://' })), unavailable: Type.Enum(['local', 'refuse'], { default: 'local' }) },
+          section,
+        ),
       },
       section,
     ),
@@ -91,12 +127,15 @@ export const CoreConfigSchema = Type.Object(
         enabled: Type.Array(Type.String({ minLength: 1 }), { default: ['*'] }),
         disabled: Names,
         trusted: Names,
-        // Each contained plugin's own worker threads, apart from the built-ins' pool (`workers.*`).
-        workers: Type.Object(pluginShare(1, 16), section),
+        // Each contained plugin's own processes, apart from the service's.
+        workers: Type.Object(pluginShare(true), section),
         // Per group, instead of `plugins.workers`.
-        limits: Type.Record(Type.String(), Type.Object(pluginShare(), closed), { default: {} }),
-        // Per group, the names of the service's environment variables its workers see; nothing else.
+        limits: Type.Record(Type.String(), Type.Object(pluginShare(false), closed), { default: {} }),
+        // Per group, the names of the service's environment variables its processes see; nothing else.
         env: Type.Record(Type.String(), Type.Array(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), { maxItems: 256 }), { default: {} }),
+        // Per group, what its processes may do beyond reading their own modules.
+        grants: Type.Record(Type.String(), Grants, { default: {} }),
+        user: PluginUser,
       },
       section,
     ),
@@ -147,10 +186,30 @@ export type Config = CoreConfig & Record<string, unknown>;
 /** Names of the kernel's own top-level keys. */
 export const coreSections: ReadonlySet<string> = new Set(Object.keys(CoreConfigSchema.properties));
 
-/** A configuration the service cannot start with; the message names every bad key. */
+/** The problems made by {@link pluginLoadProblem}: found by identity, so a problem needs no field of its own. */
+const loadFailures = new WeakSet<ErrorDetail>();
+
+/**
+ * The problem of a plugin that cannot be loaded (its import threw, its manifest is wrong), reported
+ * under `/plugins` with the others; the heading then says a plugin failed, not the file.
+ */
+export function pluginLoadProblem(message: string): ErrorDetail {
+  const problem = { path: '/plugins', message };
+  loadFailures.add(problem);
+  return problem;
+}
+
+/** What the problems are, in the words an operator or a plugin author looks for. */
+function headingOf(problems: readonly ErrorDetail[]): string {
+  const failedLoads = problems.filter((problem) => loadFailures.has(problem)).length;
+  if (failedLoads === 0) return 'Invalid configuration:';
+  return failedLoads === problems.length ? 'A plugin cannot be loaded:' : 'Invalid configuration, and a plugin cannot be loaded:';
+}
+
+/** A configuration the service cannot start with; the message names every bad key and every plugin that does not load. */
 export class ConfigError extends Error {
   constructor(readonly problems: readonly ErrorDetail[]) {
-    super(`Invalid configuration:\n${problems.map((problem) => `- ${problem.path || '/'}: ${problem.message}`).join('\n')}`);
+    super(`${headingOf(problems)}\n${problems.map((problem) => `- ${problem.path || '/'}: ${problem.message}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }
@@ -204,7 +263,39 @@ export function checkCoreConfig(raw: unknown): CoreConfigCheck {
   const trustProxy = problems.findIndex((problem) => problem.path === TRUST_PROXY && problem.message.startsWith(NO_FORM));
   // A lone address (`trustProxy: 10.0.0.5`) is the likely slip: say what the two forms are.
   if (trustProxy !== -1) problems[trustProxy] = { path: TRUST_PROXY, message: 'must be a number of proxy hops (0 to 32) or a list of proxy addresses and CIDR ranges, such as [10.0.0.5, fd00::/8]' };
-  return { config, problems };
+  // The old name of a key says what it is now, instead of the schema's "not an allowed property".
+  const plugins = pluginProcessProblems(raw);
+  const said = new Set(plugins.map((problem) => problem.path));
+  return { config, problems: [...problems.filter((problem) => !said.has(problem.path)), ...plugins] };
+}
+
+/**
+ * What the schema cannot say about `plugins`: the old name of a share's size (threads, before each
+ * contained plugin ran in processes of its own), a user id only root may switch to, and variables
+ * that would change how Node starts a plugin's process (NODE_OPTIONS can grant any permission).
+ */
+function pluginProcessProblems(raw: unknown): ErrorDetail[] {
+  const plugins = isPlainObject(raw) && isPlainObject(raw.plugins) ? raw.plugins : {};
+  const problems: ErrorDetail[] = [];
+  const renamed = 'is now processes: each contained plugin runs in processes of its own';
+  if (isPlainObject(plugins.workers) && 'threads' in plugins.workers) problems.push({ path: '/plugins/workers/threads', message: renamed });
+  for (const [group, share] of Object.entries(isPlainObject(plugins.limits) ? plugins.limits : {})) {
+    if (isPlainObject(share) && 'threads' in share) problems.push({ path: `/plugins/limits/${group}/threads`, message: renamed });
+  }
+  const user = plugins.user;
+  const own = process.getuid?.();
+  if (isPlainObject(user) && own !== undefined && own !== 0 && user.uid !== own) {
+    problems.push({ path: '/plugins/user', message: `names another user, and only a service running as root may switch to one (this one runs as uid ${own})` });
+  }
+  for (const [group, names] of Object.entries(isPlainObject(plugins.env) ? plugins.env : {})) {
+    if (!Array.isArray(names)) continue;
+    for (const [index, name] of names.entries()) {
+      if (typeof name === 'string' && name.startsWith('NODE_') && name !== 'NODE_ENV') {
+        problems.push({ path: `/plugins/env/${group}/${index}`, message: `${name} would change how Node starts the plugin's processes (NODE_OPTIONS can grant any permission); only NODE_ENV of the NODE_ variables may be given` });
+      }
+    }
+  }
+  return problems;
 }
 
 /** Node refuses to start a server whose headers may take longer than the whole request. */

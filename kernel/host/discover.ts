@@ -2,9 +2,9 @@
  * Finds plugins: every `<dir>/<group>/index.js` below the built-in folder and the configured
  * folders (or the fresh `index.bundle.js` beside it), plus the configured npm packages. Each
  * manifest is checked with this kernel's SDK; any problem stops the start with a message naming
- * the file. Nothing is skipped silently. A third-party plugin's module is imported in a worker
- * thread only (kernel/host/manifest-probe.ts), and this thread gets its manifest as data; only a group
- * the operator trusts (`plugins.trusted`) is imported here as well.
+ * the file. Nothing is skipped silently. A third-party plugin's module is imported in a process of
+ * its own only (kernel/host/manifest-probe.ts), and this thread gets its manifest as data; only a
+ * group the operator trusts (`plugins.trusted`) is imported here as well.
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { checkPlugin } from '@toolshed/plugin-sdk/contract';
 import { freshBundle } from './bundles.js';
 import type { ManifestData } from './manifest-data.js';
 import { probeManifest, ProbeRefusal } from './manifest-probe.js';
+import type { UserSetting } from './plugin-process/launch.js';
 import fg from './vendor/fast-glob.js';
 
 /** A plugin and where it came from. */
@@ -66,8 +67,8 @@ function fixFor(error: unknown, specifier: string, folder: string | undefined): 
   const message = (error as Error).message;
   if (folder === undefined) {
     // The package itself is missing, or a module it needs is.
-    if (message.includes(`'${specifier}'`)) return `install it: npm install ${specifier} (in ${serviceRoot})`;
-    return `reinstall it with its dependencies: npm install ${specifier} (in ${serviceRoot})`;
+    if (message.includes(`'${specifier}'`)) return `install it: npm install --ignore-scripts ${specifier} (in ${serviceRoot})`;
+    return `reinstall it with its dependencies: npm install --ignore-scripts ${specifier} (in ${serviceRoot})`;
   }
   // A bare name ('@toolshed/plugin-sdk') is a dependency; a path is one of the plugin's own files.
   if (/Cannot find package '/.test(message)) return `install its dependencies: npm ci (or npm install) in ${folder}`;
@@ -76,6 +77,14 @@ function fixFor(error: unknown, specifier: string, folder: string | undefined): 
 
 /** Groups from folders and packages the operator trusts with the main thread (`plugins.trusted`). */
 export type TrustedGroups = ReadonlySet<string>;
+
+/** How third-party plugins are loaded: the groups trusted with the main thread, and the user their probe runs as (`plugins.user`). */
+export interface ThirdParty {
+  readonly trusted: TrustedGroups;
+  readonly user: UserSetting;
+}
+
+const untrusted: ThirdParty = { trusted: new Set(), user: 'auto' };
 
 /** Imports the plugin's module on this thread and checks its manifest. */
 async function importHere(specifier: string, source: string, origin: LoadedPlugin['origin'], folder?: string): Promise<Plugin> {
@@ -93,14 +102,14 @@ async function importHere(specifier: string, source: string, origin: LoadedPlugi
 }
 
 /**
- * A built-in is imported here. A third party's module is imported in a worker first, which sends its
- * manifest as data; only when its group is trusted is it imported here too, as before.
+ * A built-in is imported here. A third party's module is imported in a process of its own first,
+ * which sends its manifest as data; only when its group is trusted is it imported here too.
  */
 async function importManifest(
   specifier: string,
   source: string,
   origin: LoadedPlugin['origin'],
-  trusted: TrustedGroups,
+  third: ThirdParty,
   folder?: string,
 ): Promise<{ plugin: ManifestData; imported?: Plugin }> {
   if (origin === 'built-in') {
@@ -109,13 +118,13 @@ async function importManifest(
   }
   let data: ManifestData;
   try {
-    data = await probeManifest(specifier);
+    data = await probeManifest(specifier, third.user);
   } catch (error) {
     if (!(error instanceof ProbeRefusal)) throw error;
     const fix = fixFor(error, specifier, folder);
     throw new PluginLoadError(source, [...error.problems, ...(fix === undefined ? [] : [fix])]);
   }
-  if (!trusted.has(data.group)) return { plugin: data };
+  if (!third.trusted.has(data.group)) return { plugin: data };
   const imported = await importHere(specifier, source, origin, folder);
   return { plugin: imported, imported };
 }
@@ -126,7 +135,7 @@ async function importManifest(
  * found by that name). `toolshed plugin check` and `plugin dev` load a single folder through this
  * too, so they apply the kernel's rules; they say themselves when the name differs.
  */
-export async function loadPluginFolder(folder: string, origin: 'built-in' | 'folder', namedAfterGroup = true, trusted: TrustedGroups = new Set()): Promise<LoadedPlugin> {
+export async function loadPluginFolder(folder: string, origin: 'built-in' | 'folder', namedAfterGroup = true, third: ThirdParty = untrusted): Promise<LoadedPlugin> {
   const index = ['index.js', 'index.mjs'].map((name) => path.join(folder, name)).find((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
   if (index === undefined) {
     const typescript = ['index.ts', 'index.mts'].map((name) => path.join(folder, name)).find((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
@@ -138,7 +147,7 @@ export async function loadPluginFolder(folder: string, origin: 'built-in' | 'fol
   // The folder's index.bundle.js when it is fresh (kernel/host/bundles.ts): one read instead of one per module.
   const file = freshBundle(index) ?? index;
   const specifier = pathToFileURL(file).href;
-  const { plugin, imported } = await importManifest(specifier, file, origin, trusted, folder);
+  const { plugin, imported } = await importManifest(specifier, file, origin, third, folder);
   const name = path.basename(folder);
   if (namedAfterGroup && name !== plugin.group) {
     throw new PluginLoadError(file, [`the folder is named "${name}" but the group is "${plugin.group}"; they must be equal`]);
@@ -152,28 +161,28 @@ export async function loadPluginFolder(folder: string, origin: 'built-in' | 'fol
  * TypeScript but no JavaScript, stops the start: silently skipping either left operators wondering
  * where their plugin went.
  */
-async function loadFolder(dir: string, origin: 'built-in' | 'folder', trusted: TrustedGroups): Promise<LoadedPlugin[]> {
+async function loadFolder(dir: string, origin: 'built-in' | 'folder', third: ThirdParty): Promise<LoadedPlugin[]> {
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new PluginLoadError(dir, ['the folder does not exist: correct plugins.dirs, or create the folder']);
   }
   const folders = new Set((await fg('*/index.{js,mjs,ts,mts}', { cwd: dir, absolute: true, onlyFiles: true })).map((file) => path.dirname(file)));
   const loaded: LoadedPlugin[] = [];
-  for (const folder of [...folders].sort()) loaded.push(await loadPluginFolder(folder, origin, true, trusted));
+  for (const folder of [...folders].sort()) loaded.push(await loadPluginFolder(folder, origin, true, third));
   return loaded;
 }
 
 /** Loads an installed npm package plugin by name, as `plugins.packages` does. */
-export async function loadPluginPackage(name: string, trusted: TrustedGroups = new Set()): Promise<LoadedPlugin> {
+export async function loadPluginPackage(name: string, third: ThirdParty = untrusted): Promise<LoadedPlugin> {
   const source = `package ${name}`;
-  return { ...(await importManifest(name, source, 'package', trusted)), source, specifier: name, origin: 'package', version: packageVersion(name) };
+  return { ...(await importManifest(name, source, 'package', third)), source, specifier: name, origin: 'package', version: packageVersion(name) };
 }
 
 /**
- * The version of an installed package, resolved from the kernel's location like its import: the
- * package.json above its entry module that bears its name (a package's `exports` often leaves its
- * package.json out, so it cannot be resolved directly).
+ * The package.json of an installed package, resolved from the kernel's location like its import:
+ * the one above its entry module that bears its name (a package's `exports` often leaves its
+ * package.json out, so it cannot be resolved directly). Undefined when the package does not resolve.
  */
-function packageVersion(name: string): string | undefined {
+export function installedPackageJson(name: string): Readonly<Record<string, unknown>> | undefined {
   let folder: string;
   try {
     folder = path.dirname(fileURLToPath(import.meta.resolve(name)));
@@ -183,13 +192,19 @@ function packageVersion(name: string): string | undefined {
   for (; folder !== path.dirname(folder); folder = path.dirname(folder)) {
     const file = path.join(folder, 'package.json');
     try {
-      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
-      if (manifest.name === name) return typeof manifest.version === 'string' ? manifest.version : undefined;
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      if (manifest.name === name) return manifest;
     } catch {
       // No package.json here (or not JSON): look further up.
     }
   }
   return undefined;
+}
+
+/** The version of an installed package, from its package.json. */
+function packageVersion(name: string): string | undefined {
+  const version = installedPackageJson(name)?.version;
+  return typeof version === 'string' ? version : undefined;
 }
 
 /** The service's own version, which the built-in plugins share. */
@@ -200,14 +215,14 @@ const serviceVersion = versionIn(path.join(serviceRoot, 'package.json'));
  * `plugins.dirs` loads each of its folders, whatever the folder's name), a module file (a path or file URL), or an installed
  * package's name. Used by the test fixture, `plugin check` and `plugin dev`.
  */
-export async function loadPlugin(reference: string, trusted: TrustedGroups = new Set()): Promise<LoadedPlugin> {
+export async function loadPlugin(reference: string, third: ThirdParty = untrusted): Promise<LoadedPlugin> {
   const file = reference.startsWith('file:') ? fileURLToPath(reference) : path.isAbsolute(reference) || reference.startsWith('.') ? path.resolve(reference) : undefined;
-  if (file === undefined) return loadPluginPackage(reference, trusted);
+  if (file === undefined) return loadPluginPackage(reference, third);
   const stat = statSync(file, { throwIfNoEntry: false });
   if (stat === undefined) throw new PluginLoadError(file, ['there is no such file or folder']);
-  if (stat.isDirectory()) return loadPluginFolder(file, 'folder', false, trusted);
+  if (stat.isDirectory()) return loadPluginFolder(file, 'folder', false, third);
   const specifier = pathToFileURL(file).href;
-  return { ...(await importManifest(specifier, file, 'folder', trusted, path.dirname(file))), source: file, specifier, origin: 'folder' };
+  return { ...(await importManifest(specifier, file, 'folder', third, path.dirname(file))), source: file, specifier, origin: 'folder' };
 }
 
 /** Where plugins come from. */
@@ -222,6 +237,8 @@ export interface DiscoveryOptions {
   readonly plugins?: readonly string[];
   /** `plugins.trusted`: third-party groups imported on this thread too. */
   readonly trusted?: readonly string[];
+  /** `plugins.user`: who a third-party plugin's probe runs as (`auto` when left out). */
+  readonly user?: UserSetting;
 }
 
 /**
@@ -231,11 +248,11 @@ export interface DiscoveryOptions {
  */
 export async function discoverPlugins(options: DiscoveryOptions): Promise<LoadedPlugin[]> {
   const loaded: LoadedPlugin[] = [];
-  const trusted = new Set(options.trusted ?? []);
-  if (options.builtinDir !== null) loaded.push(...(await loadFolder(options.builtinDir, 'built-in', trusted)));
-  for (const dir of options.dirs) loaded.push(...(await loadFolder(path.resolve(dir), 'folder', trusted)));
-  for (const name of options.packages) loaded.push(await loadPluginPackage(name, trusted));
-  for (const reference of options.plugins ?? []) loaded.push(await loadPlugin(reference, trusted));
+  const third: ThirdParty = { trusted: new Set(options.trusted ?? []), user: options.user ?? 'auto' };
+  if (options.builtinDir !== null) loaded.push(...(await loadFolder(options.builtinDir, 'built-in', third)));
+  for (const dir of options.dirs) loaded.push(...(await loadFolder(path.resolve(dir), 'folder', third)));
+  for (const name of options.packages) loaded.push(await loadPluginPackage(name, third));
+  for (const reference of options.plugins ?? []) loaded.push(await loadPlugin(reference, third));
   const seen = new Map<string, LoadedPlugin>();
   for (const candidate of loaded) {
     const first = seen.get(candidate.plugin.group);

@@ -2,13 +2,13 @@
  * The one way to run an operation by name with a body. Every front door — HTTP, MCP over HTTP and
  * stdio, `toolshed call`, `plugin check`, recipes — calls `run()` and nothing else of the host:
  * parsing and validation (400), where the work runs (a built-in's small body on the main thread,
- * its large body on the host's pool, a contained plugin's every request on that plugin's own
- * workers, a composite through the plugins' operations), the deadline (504), the answer check and
+ * its large body on the host's pool, a contained plugin's handler in that plugin's own processes,
+ * a composite through the plugins' operations), the deadline (504), the answer check and
  * the answer cap (422 `output_too_large`). Plugins' operations and composites are entries of one
  * table: one lookup, one nearest name, one answer type.
  */
 export type { CompositeOperation, CompositeRequest, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
-import { isToolshedError, ServerBusyError, UnprocessableError, workerRefusal, type RunInWorker } from '@toolshed/plugin-sdk';
+import { isToolshedError, UnprocessableError, workerRefusal, type RunInWorker } from '@toolshed/plugin-sdk';
 import { answerOf, answerTooLarge, type Answer } from './answer.js';
 import type { ByteBudget } from './byte-budget.js';
 import type { CompositeOperation, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
@@ -20,7 +20,9 @@ import { BODY_LIMIT, parseJsonObject } from './json-body.js';
 import type { Logger } from './logger.js';
 import type { ManifestData } from './manifest-data.js';
 import { catalogOf } from './catalog.js';
-import type { PluginWorkers } from './plugin-workers.js';
+import { parseAnswer } from './plugin-process/answer-check.js';
+import { isPluginRefusal } from './plugin-process/refusal-check.js';
+import type { PluginProcesses } from './plugin-process/plugin-processes.js';
 import type { WorkerPool } from './pool/worker-pool.js';
 import { budgetSpent, payloadTooLarge, unknownOperation } from './refusals.js';
 import type { ContainedOperation, HostedOperation, Registry } from './registry.js';
@@ -33,8 +35,8 @@ export interface ExecutorOptions {
   readonly watchdog: EventLoopWatchdog;
   /** The host's pool (left out where operations are only listed, not run). */
   readonly pool?: WorkerPool;
-  /** The contained plugins' own pools (left out where operations are only listed, not run). */
-  readonly pluginWorkers?: PluginWorkers;
+  /** The contained plugins' own processes (left out where operations are only listed, not run). */
+  readonly pluginProcesses?: PluginProcesses;
   /** Answers produced and not yet delivered: a large request waits for none, it is refused while they fill it. */
   readonly answers?: ByteBudget;
   readonly bodyLimit?: number;
@@ -83,8 +85,13 @@ function infoOf(registered: HostedOperation | ContainedOperation, plugin: Manife
 
 const offloadModule = new URL('./offload.js', import.meta.url);
 
+/** `bytes` in a buffer of their own, to move into a worker: copied when the buffer is shared with others (a pooled slab). */
+function ownBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes);
+}
+
 export function createExecutor(options: ExecutorOptions): Executor {
-  const { registry, config, logger, watchdog, pool, pluginWorkers, answers } = options;
+  const { registry, config, logger, watchdog, pool, pluginProcesses, answers } = options;
   const now = options.now ?? (() => new Date());
   const bodyLimit = options.bodyLimit ?? BODY_LIMIT;
   const maxAnswerBytes = config.server.maxAnswerBytes;
@@ -124,27 +131,49 @@ export function createExecutor(options: ExecutorOptions): Executor {
     }
   }
 
-  async function runOffloaded(registered: HostedOperation | ContainedOperation, bytes: Uint8Array, request: RunRequest, deadlineMs: number): Promise<Uint8Array> {
+  async function runOffloaded(registered: HostedOperation, bytes: Uint8Array, request: RunRequest, deadlineMs: number): Promise<Uint8Array> {
     // While the answers being sent already fill their budget, a large request is refused before its work, not after.
     if (answers !== undefined && answers.inUse >= answers.limit) throw budgetSpent('sending');
-    // Move the bytes into the worker; copy first when the buffer is shared with others (a pooled slab).
-    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes);
     const jobOptions = { requestBudgetMs: config.workers.requestBudgetMs, deadlineMs, signal: request.caller?.gone() };
-    if (registered.placement === 'host') return runOnPool(registered, own, { ...jobOptions, bulk: true, pool: hostPool() });
-    // A contained plugin's small request is no bulk job: it must not wait behind its large ones.
-    const group = registered.operation.group;
-    if (pluginWorkers === undefined) throw new Error(`${group} is contained, and this executor has no plugin workers`);
-    const share = pluginWorkers.pool(group);
+    return runOnPool(registered, ownBytes(bytes), { ...jobOptions, bulk: true, pool: hostPool() });
+  }
+
+  /**
+   * A contained plugin's request: the body checked here (defaults filled: the plugin only ever sees
+   * a body its schema takes), the handler run in the plugin's own processes, and its answer, which
+   * crosses as bytes, parsed and checked against the response schema here and written again by the
+   * host, so nothing the plugin patched in its own process reaches a client. A large body or answer
+   * is checked on the host's pool, not on the main thread.
+   */
+  async function runContained(registered: ContainedOperation, bytes: Uint8Array, input: unknown, request: RunRequest, deadlineMs: number): Promise<Answer> {
+    const { operation } = registered;
+    if (pluginProcesses === undefined) throw new Error(`${operation.group} is contained, and this executor has no plugin processes`);
+    const large = bytes.byteLength > config.workers.offloadBytes;
+    if (large && answers !== undefined && answers.inUse >= answers.limit) throw budgetSpent('sending');
+    const accepted = large ? await checkOnPool('acceptContained', bytes, registered, request) : Buffer.from(JSON.stringify(operation.accept(input ?? parseJsonObject(bytes))));
+    let answer: Uint8Array;
     try {
-      return await runOnPool(registered, own, { ...jobOptions, bulk: bytes.byteLength > config.workers.offloadBytes, pool: share });
+      answer = await pluginProcesses.run(operation.group, operation.name, accepted, { deadlineMs, signal: request.caller?.gone(), requestId: request.requestId, bulk: large });
     } catch (error) {
-      // The operator's way to the plugin whose share is full: which plugin, why; never the body.
-      if (error instanceof ServerBusyError) {
-        const { workers: threads, maxQueue } = share.options;
-        const reason = share.stats().queued >= maxQueue ? 'queue full' : 'waited past half its deadline';
-        logger.warn({ plugin: group, operation: registered.operation.id, requestId: request.requestId ?? '', reason, threads, maxQueue }, 'plugin workers busy');
-      }
-      throw error;
+      // A 422 of the plugin's own with a code its operation does not declare is its bug (500).
+      throw isPluginRefusal(error) ? operation.refusal(error) : error;
+    }
+    if (answer.byteLength > config.workers.offloadBytes) return answerOf(await checkOnPool('checkContainedAnswer', answer, registered, request), maxAnswerBytes);
+    return answerOf(JSON.stringify(operation.answer(parseAnswer(answer, operation.id))), maxAnswerBytes);
+  }
+
+  /** Job `job` of offload.ts on the host's pool, with the plugins' operations as shared data: a contained operation's large body or answer, checked and written again. */
+  async function checkOnPool(job: 'acceptContained' | 'checkContainedAnswer', bytes: Uint8Array, registered: ContainedOperation, request: RunRequest): Promise<Uint8Array> {
+    const deadlineMs = Math.min(config.workers.requestBudgetMs, request.deadlineMs ?? Number.POSITIVE_INFINITY);
+    const own = ownBytes(bytes);
+    const name = `${registered.operation.group}/${registered.operation.name}`;
+    try {
+      return await hostPool().run(offloadModule, job, [own, name, catalogData()], { deadlineMs, signal: request.caller?.gone(), transfer: [own.buffer as ArrayBuffer], bulk: true });
+    } catch (error) {
+      throw workerRefusal(error, {
+        timeout: () => new UnprocessableError('input_too_complex', `The input needs more than ${deadlineMs} ms of work`),
+        crashed: () => new UnprocessableError('input_too_complex', 'The input needs more memory than one request may use'),
+      });
     }
   }
 
@@ -158,12 +187,13 @@ export function createExecutor(options: ExecutorOptions): Executor {
       bytes = Buffer.from(JSON.stringify(input));
       if (bytes.byteLength > bodyLimit) throw payloadTooLarge(bodyLimit);
     }
-    // A contained plugin has no handler on this thread to run: its every request goes to its own workers.
-    const offload =
-      registered.placement === 'own-workers' || registered.offload === 'always' || (registered.offload === 'auto' && bytes.byteLength > registered.offloadBytes);
+    // A contained plugin has no handler on this thread to run: its handler runs in its own processes.
+    const contained = registered.placement === 'own-processes';
+    const offload = contained || registered.offload === 'always' || (registered.offload === 'auto' && bytes.byteLength > registered.offloadBytes);
     try {
+      if (contained) return await runContained(registered, bytes, input, request, deadlineMs);
       if (offload) return answerOf(await runOffloaded(registered, bytes, request, deadlineMs), maxAnswerBytes);
-      return answerOf(await runHere(registered as HostedOperation, input ?? parseJsonObject(bytes), request, deadlineMs), maxAnswerBytes);
+      return answerOf(await runHere(registered, input ?? parseJsonObject(bytes), request, deadlineMs), maxAnswerBytes);
     } catch (error) {
       // The operator's way to the culprit: which operation, which request; never the body.
       if (isToolshedError(error) && error.code === OPERATION_TIMEOUT) {
@@ -191,7 +221,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     } else {
       // A large body is parsed and checked on the pool: the main thread only moves its bytes.
       const deadlineMs = Math.min(config.workers.requestBudgetMs, request.deadlineMs ?? Number.POSITIVE_INFINITY);
-      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes);
+      const own = ownBytes(bytes);
       const [job, args] = check === undefined ? ['parseJson', [own]] : ['checkComposite', [own, check.module.href, check.exportName, catalogData()]];
       const running = watchdog.begin(info.id, request.requestId ?? '');
       try {

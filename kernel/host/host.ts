@@ -1,6 +1,6 @@
 /**
  * The host: what runs operations for every front door, with or without a transport — its worker
- * pool sized from the configuration, the contained plugins' own workers, the plugins warmed, the
+ * pool sized from the configuration, the contained plugins' own processes, the plugins warmed, the
  * event-loop watchdog, the byte budget of answers and the executor. `toolshed call` and MCP over
  * stdio open one; the HTTP service opens one beside its server.
  */
@@ -11,7 +11,7 @@ import type { Config } from './config.js';
 import { createExecutor, type Executor } from './executor.js';
 import { BODY_LIMIT } from './json-body.js';
 import { describeFailure, type Logger } from './logger.js';
-import { PluginWorkers } from './plugin-workers.js';
+import { PluginProcesses } from './plugin-process/plugin-processes.js';
 import { WorkerPool, type WorkerPoolStats } from './pool/worker-pool.js';
 import type { Registry } from './registry.js';
 import { startWarmUp } from './warm-up.js';
@@ -31,8 +31,8 @@ export interface Host {
   readonly runInWorker: RunInWorker;
   /** The worker pool's counters (for /metrics and tests). */
   poolStats(): WorkerPoolStats;
-  /** Each contained plugin's own pool, by group. */
-  readonly pluginWorkers: PluginWorkers;
+  /** Each contained plugin's own processes, by group. */
+  readonly pluginProcesses: PluginProcesses;
   /** Starts one pool worker in the background (once the service listens); settles when it is up. */
   warmUp(): Promise<void>;
   /** Closes the plugins (bounded by `server.shutdownTimeoutMs`) and ends the worker pools. */
@@ -45,7 +45,7 @@ export interface HostOptions {
   readonly registry: Registry;
   /** Body cap in bytes (the contract's 10 MiB unless a test lowers it). */
   readonly bodyLimit?: number;
-  /** Where a contained plugin's listed variables are copied from (`plugins.env`); the process's by default. */
+  /** Where a contained plugin's listed variables are copied from (`plugins.env`); the service's own by default. */
   readonly env?: NodeJS.ProcessEnv;
   /** What the composition root adds: composite operations (kernel/host/composite.ts). */
   readonly extensions?: HostExtensions;
@@ -68,24 +68,27 @@ function composer(config: Config, extensions: HostExtensions | undefined): ((ope
 export async function openHost(options: HostOptions): Promise<Host> {
   const { config, logger, registry } = options;
   const { threads, memoryMb, maxQueue, idleMs, niceness } = config.workers;
-  const contained = new Set([...registry.operations.values()].filter((entry) => entry.placement === 'own-workers').map((entry) => entry.operation.group));
+  const contained = new Map<string, { group: string; specifier: string; config: unknown }>();
+  for (const entry of registry.operations.values()) {
+    if (entry.placement === 'own-processes') contained.set(entry.operation.group, { group: entry.operation.group, specifier: entry.module, config: entry.config });
+  }
   const watchdog = new EventLoopWatchdog(config.watchdog.blockedMs, logger);
   const answers = new ByteBudget(config.server.sendingBytes);
   const bodyLimit = options.bodyLimit ?? BODY_LIMIT;
   // Made before any worker starts: a broken extension configuration stops the start with nothing to close.
   const pool = new WorkerPool({ workers: threads, memoryMb, maxQueue, idleMs, niceness });
-  const pluginWorkers = new PluginWorkers(config, [...contained], options.env);
+  const pluginProcesses = new PluginProcesses(config, [...contained.values()], logger, options.env);
   let executor: Executor;
   try {
-    executor = createExecutor({ registry, config, logger, watchdog, pool, pluginWorkers, answers, bodyLimit, composites: composer(config, options.extensions) });
+    executor = createExecutor({ registry, config, logger, watchdog, pool, pluginProcesses, answers, bodyLimit, composites: composer(config, options.extensions) });
   } catch (error) {
-    await Promise.all([pool.close(), pluginWorkers.close()]);
+    await Promise.all([pool.close(), pluginProcesses.close()]);
     throw error;
   }
   // Its tick keeps the main-thread deadlines, whatever door opened the host.
   watchdog.start();
   const warming = performance.now();
-  // Only what is imported here is warmed here; a contained plugin warms in each of its own workers.
+  // Only what is imported here is warmed here; a contained plugin warms in each of its own processes.
   for (const plugin of registry.hosted) await plugin.warm?.();
   logger.info({ plugins: registry.hosted.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');
   return {
@@ -98,12 +101,12 @@ export async function openHost(options: HostOptions): Promise<Host> {
     bodyLimit,
     runInWorker: (module, exportName, args, jobOptions) => pool.run(module, exportName, args, jobOptions),
     poolStats: () => pool.stats(),
-    pluginWorkers,
+    pluginProcesses,
     warmUp: () => startWarmUp(pool, logger),
     async close() {
       watchdog.stop();
       // A plugin whose close() hangs must not hold the exit past the shutdown timeout.
-      const closing = Promise.all([...registry.hosted.map(async (plugin) => plugin.close?.()), pool.close(), pluginWorkers.close()]);
+      const closing = Promise.all([...registry.hosted.map(async (plugin) => plugin.close?.()), pool.close(), pluginProcesses.close()]);
       let giveUp: NodeJS.Timeout | undefined;
       const timedOut = new Promise<void>((resolve) => (giveUp = setTimeout(resolve, config.server.shutdownTimeoutMs)));
       await Promise.race([closing.catch((error: unknown) => logger.error({ error: describeFailure(error) }, 'a plugin failed to close')), timedOut]);

@@ -24,7 +24,7 @@ export {
   withSuggestions,
   type Config,
 } from './config.js';
-export { builtinPluginDir, discoverPlugins, loadPlugin, PluginLoadError, type LoadedPlugin } from './discover.js';
+export { builtinPluginDir, discoverPlugins, installedPackageJson, loadPlugin, PluginLoadError, type LoadedPlugin } from './discover.js';
 export type { Caller } from './caller.js';
 export type { HeldAnswers } from './held-answers.js';
 export { catalogOf } from './catalog.js';
@@ -37,6 +37,7 @@ export { createLogger, describeFailure, flushPeriodically, logFailure, type Logg
 export { didYouMean, nearest } from './nearest.js';
 export { editDistance, groupOfName, MAX_COMPARED_LENGTH, nearestOperation } from './operation-names.js';
 export { WorkerPool, type WorkerPoolStats } from './pool/worker-pool.js';
+export type { ShareStats as PluginShareStats } from './plugin-process/plugin-share.js';
 export { budgetSpent, errorObject, payloadTooLarge, unknownOperation, type ErrorObject } from './refusals.js';
 export { buildRegistry, type Registry } from './registry.js';
 export { parse as parseYaml, stringify as stringifyYaml } from './vendor/yaml.js';

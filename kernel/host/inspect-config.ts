@@ -6,7 +6,7 @@
  */
 import type { ErrorDetail } from '@toolshed/plugin-sdk';
 import type { HostExtensions } from './composite.js';
-import { checkCoreConfig, ConfigError, defaultsFile, readConfig, type Config } from './config.js';
+import { checkCoreConfig, ConfigError, defaultsFile, pluginLoadProblem, readConfig, type Config } from './config.js';
 import { builtinPluginDir, discoverPlugins, PluginLoadError, type LoadedPlugin } from './discover.js';
 import { listingExecutor } from './host.js';
 import { createLogger } from './logger.js';
@@ -34,11 +34,11 @@ export async function inspectConfig(env: NodeJS.ProcessEnv, builtinDir: string =
   if (problems.some((problem) => problem.path === '/plugins' || problem.path.startsWith('/plugins/'))) return { config, problems };
   let loaded: LoadedPlugin[];
   try {
-    loaded = await discoverPlugins({ builtinDir, dirs: config.plugins.dirs, packages: config.plugins.packages, plugins: extra, trusted: config.plugins.trusted });
+    loaded = await discoverPlugins({ builtinDir, dirs: config.plugins.dirs, packages: config.plugins.packages, plugins: extra, trusted: config.plugins.trusted, user: config.plugins.user });
   } catch (error) {
     if (!(error instanceof PluginLoadError)) throw error;
     // Its own list of reasons is indented under it, apart from the list of problems.
-    return { config, problems: [...problems, { path: '/plugins', message: error.message.replaceAll('\n', '\n  ') }] };
+    return { config, problems: [...problems, pluginLoadProblem(error.message.replaceAll('\n', '\n  '))] };
   }
   try {
     const registry = buildRegistry(loaded, config, extensions);

@@ -1,8 +1,9 @@
 /**
  * A plugin's manifest as data: everything but its functions (handlers, `warm`, `close`). This is
- * what the main thread holds of a contained plugin, whose module is imported in workers only
- * (kernel/host/manifest-probe.ts): schemas, examples, errors, summaries, `io`, `recognizers` and every
- * other data field, enough for the registry, the OpenAPI document, MCP and the tool pages.
+ * what the main thread holds of a contained plugin, whose module is imported in processes of its
+ * own only (kernel/host/manifest-probe.ts): schemas, examples, errors, summaries, `io`,
+ * `recognizers` and every other data field, enough for the registry, the OpenAPI document, MCP and
+ * the tool pages.
  */
 import type { OperationDefinition, Plugin } from '@toolshed/plugin-sdk';
 
@@ -13,27 +14,8 @@ export type OperationData = Omit<OperationDefinition, 'handler'>;
 export type ManifestData = Omit<Plugin, 'warm' | 'close' | 'operations'> & { readonly operations: Readonly<Record<string, OperationData>> };
 
 /**
- * `value` with every function left out, at any depth, so that it survives a structured clone:
- * plain objects and arrays are copied, anything else is kept as it is (a RegExp pattern clones).
- * Runs in the worker that imported the plugin. An object shared by two fields (one schema used by
- * two operations) is copied twice; a cycle is cut where it closes.
- */
-export function withoutFunctions(value: unknown, ancestors = new Set<object>()): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (ancestors.has(value)) return undefined;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return value;
-  ancestors.add(value);
-  const copy = Array.isArray(value)
-    ? value.map((item: unknown) => (typeof item === 'function' ? undefined : withoutFunctions(item, ancestors)))
-    : Object.fromEntries(Object.entries(value).filter(([, item]) => typeof item !== 'function').map(([key, item]) => [key, withoutFunctions(item, ancestors)]));
-  ancestors.delete(value);
-  return copy;
-}
-
-/**
  * `data` dressed as a manifest for the SDK's checks, each handler a stand-in that is never called
- * (the main thread re-checks what a contained plugin's worker sent, with its own copy of the rules).
+ * (the main thread re-checks what a contained plugin's probe process sent, with its own copy of the rules).
  */
 export function asCheckable(data: unknown): unknown {
   const operations = (data as { operations?: unknown } | null)?.operations;

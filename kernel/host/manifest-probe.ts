@@ -1,22 +1,28 @@
 /**
- * Reads a third-party plugin's manifest without running any of its code on this thread: a fresh
- * worker thread of its own, with an empty environment and a heap cap, imports the module and posts
- * the manifest back as data (kernel/host/probe-entry.ts). The thread ends with the answer, taking the
- * module's import-time side effects with it. The main thread checks the data again with its own
- * copy of the SDK's rules: the worker ran the plugin's code before its check, so its word is not
- * enough.
+ * Reads a third-party plugin's manifest without running any of its code in the service: a process
+ * of its own (plugin-process/child-entry.ts in `probe` mode), started as the plugin's processes are
+ * (Node's permission model, another user id where the service runs as root), with an empty
+ * environment and a heap cap, imports the module and sends the manifest back as data. The process
+ * ends with the answer, taking the module's import-time side effects with it; an import that ends
+ * the process (a SIGKILL, an exit) or never finishes costs only that process, and the start stops
+ * naming the plugin. The service checks the data again with its own copy of the SDK's rules: the
+ * process ran the plugin's code before its check, so its word is not enough.
  */
-import { Worker } from 'node:worker_threads';
+import { deserialize } from 'node:v8';
 import { SDK_VERSION } from '@toolshed/plugin-sdk';
 import { checkPlugin } from '@toolshed/plugin-sdk/contract';
 import { asCheckable, type ManifestData } from './manifest-data.js';
-import type { ProbeAnswer } from './probe-entry.js';
+import type { Frame } from './plugin-process/frames.js';
+import { launchOf, type UserSetting } from './plugin-process/launch.js';
+import { PluginProcess, type EndCause } from './plugin-process/plugin-process.js';
+import { describeEnd } from './plugin-process/refusals.js';
 
-const entry = new URL('./probe-entry.js', import.meta.url);
 /** How long a module may take to load; past it the start stops naming the plugin (a loop at import ends here). */
 export const PROBE_TIMEOUT_MS = 30_000;
-/** The probe's heap cap (the pool's default per worker). */
+/** The probe's heap cap (a plugin process's default). */
 const PROBE_MEMORY_MB = 256;
+/** The largest manifest a probe may send. */
+const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 /** Why a probe gave no manifest: the check's problems, or the failed import's message and code. */
 export class ProbeRefusal extends Error {
@@ -29,40 +35,49 @@ export class ProbeRefusal extends Error {
   }
 }
 
-function answerOf(specifier: string): Promise<ProbeAnswer> {
+/** The probe's one message, or why there was none. */
+function firstFrame(specifier: string, user: UserSetting): Promise<Frame> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(entry, { workerData: { specifier }, env: {}, resourceLimits: { maxOldGenerationSizeMb: PROBE_MEMORY_MB } });
-    let answered = false;
-    const timer = setTimeout(() => {
-      reject(new ProbeRefusal([`its module did not finish loading within ${PROBE_TIMEOUT_MS / 1000} s`]));
-      void worker.terminate();
-    }, PROBE_TIMEOUT_MS);
-    worker.once('message', (answer: ProbeAnswer) => {
-      answered = true;
-      clearTimeout(timer);
-      resolve(answer);
-      void worker.terminate();
+    let answer: Frame | undefined;
+    let launch: ReturnType<typeof launchOf>;
+    try {
+      launch = launchOf('probe', specifier, { grants: {}, heapMb: PROBE_MEMORY_MB, env: {}, user });
+    } catch (error) {
+      // A package that is not installed: said in the loader's words, as its import would.
+      const code = (error as NodeJS.ErrnoException).code;
+      return reject(new ProbeRefusal([(error as Error).message], code));
+    }
+    const probe = new PluginProcess(launch, { maxPayloadBytes: MAX_MANIFEST_BYTES, niceness: 0 }, {
+      frame: (frame) => {
+        answer ??= frame;
+      },
+      ended: (cause: EndCause) => {
+        clearTimeout(timer);
+        if (answer !== undefined) return resolve(answer);
+        if (cause.kind === 'start-timeout') return reject(new ProbeRefusal([`its module did not finish loading within ${PROBE_TIMEOUT_MS / 1000} s`]));
+        reject(new ProbeRefusal([`its module stopped the process loading it: ${describeEnd(cause).replace(/^its process /, '')}`]));
+      },
     });
-    worker.once('error', (error: Error) => {
-      clearTimeout(timer);
-      reject(new ProbeRefusal([`its module failed while loading: ${error.message}`]));
-    });
-    worker.once('exit', (code) => {
-      clearTimeout(timer);
-      if (!answered) reject(new ProbeRefusal([`its module stopped the thread loading it (exit code ${code})`]));
-    });
+    const timer = setTimeout(() => probe.end({ kind: 'start-timeout' }), PROBE_TIMEOUT_MS);
   });
 }
 
 /**
  * The manifest of the plugin `specifier` names, as data, checked on both sides (bounds required:
- * it is a third party's). Rejects with a {@link ProbeRefusal} naming every problem.
+ * it is a third party's). `user` is `plugins.user`. Rejects with a {@link ProbeRefusal} naming every problem.
  */
-export async function probeManifest(specifier: string): Promise<ManifestData> {
-  const answer = await answerOf(specifier);
-  if (answer.kind === 'import-failed') throw new ProbeRefusal([answer.message], answer.code);
-  if (answer.kind === 'problems') throw new ProbeRefusal(answer.problems);
-  const problems = checkPlugin(asCheckable(answer.manifest), SDK_VERSION, { requireBounds: true });
+export async function probeManifest(specifier: string, user: UserSetting = 'auto'): Promise<ManifestData> {
+  const { header, payload } = await firstFrame(specifier, user);
+  if (header.kind === 'import-failed') throw new ProbeRefusal([String(header.message)], typeof header.code === 'string' ? header.code : undefined);
+  if (header.kind === 'problems' && Array.isArray(header.problems)) throw new ProbeRefusal(header.problems.map(String));
+  if (header.kind !== 'manifest') throw new ProbeRefusal(['its process sent something other than a manifest']);
+  let manifest: unknown;
+  try {
+    manifest = deserialize(payload);
+  } catch {
+    throw new ProbeRefusal(['its process sent a manifest that cannot be read']);
+  }
+  const problems = checkPlugin(asCheckable(manifest), SDK_VERSION, { requireBounds: true });
   if (problems.length > 0) throw new ProbeRefusal(problems);
-  return answer.manifest as ManifestData;
+  return manifest as ManifestData;
 }

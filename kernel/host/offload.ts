@@ -2,12 +2,16 @@
  * The worker side of an offloaded request: the whole of its CPU work — parse, validate, handler,
  * serialize — runs here, in a thread of the shared pool, so a 10 MiB body costs the main thread
  * only the copying of bytes. Each worker imports a plugin once and keeps its compiled operations.
+ * A contained plugin is never imported here: only its large bodies and answers are checked here,
+ * against its schemas read from the executor's shared data.
  */
 import type { Plugin, RunInWorker } from '@toolshed/plugin-sdk';
+import { operationContract, type OperationContract } from '@toolshed/plugin-sdk/contract';
 import { catalogOf } from './catalog.js';
 import type { OperationCatalog, OperationInfo } from './executor-types.js';
 import { parseJsonObject } from './json-body.js';
 import { compileOperation, type CompiledOperation } from './operations.js';
+import { parseAnswer } from './plugin-process/answer-check.js';
 import { nestedPool } from './pool/nested-pool.js';
 
 const operations = new Map<string, Promise<CompiledOperation>>();
@@ -65,17 +69,56 @@ export function parseJson(body: Uint8Array): unknown {
 /** The plugins' operations as the executor shared them, read once per worker. */
 const catalogs = new Map<string, OperationCatalog>();
 
-/**
- * A large body of a composite operation (a recipe) parsed and checked here: `exportName` of
- * `module` (the composite's own check) gets the parsed body and the plugins' operations, read from
- * the executor's shared copy; its result goes back to the main thread.
- */
-export async function checkComposite(body: Uint8Array, module: string, exportName: string, shared: { key: string; buffer: SharedArrayBuffer }): Promise<unknown> {
+/** The executor's shared copy of the plugins' operations. */
+interface SharedCatalog {
+  readonly key: string;
+  readonly buffer: SharedArrayBuffer;
+}
+
+function catalogFrom(shared: SharedCatalog): OperationCatalog {
   let catalog = catalogs.get(shared.key);
   if (catalog === undefined) {
     catalog = catalogOf(JSON.parse(Buffer.from(shared.buffer).toString('utf8')) as OperationInfo[]);
     catalogs.set(shared.key, catalog);
   }
+  return catalog;
+}
+
+/** Contained operations' contracts made from their shared data, by catalog and name. */
+const contracts = new Map<string, OperationContract>();
+
+/** The contract of operation `name` (`group/operation`) from its data alone: its handler is in the plugin's processes. */
+function contractOf(name: string, shared: SharedCatalog): OperationContract {
+  const key = `${shared.key}#${name}`;
+  let contract = contracts.get(key);
+  if (contract === undefined) {
+    const info = catalogFrom(shared).find(name);
+    if (info === undefined) throw new Error(`${name} is not in the shared operations`);
+    // Reads the schemas only; the definition's missing handler is never called.
+    contract = operationContract({ group: info.group, operations: { [info.operation]: info.definition } } as unknown as Plugin, info.operation);
+    contracts.set(key, contract);
+  }
+  return contract;
+}
+
+/** A contained operation's large body, parsed and checked (defaults filled) here; the JSON its process gets. */
+export function acceptContained(body: Uint8Array, name: string, shared: SharedCatalog): Uint8Array {
+  return Buffer.from(JSON.stringify(contractOf(name, shared).accept(parseJsonObject(body))));
+}
+
+/** A contained operation's large answer, parsed and checked against its response schema here, and written again. */
+export function checkContainedAnswer(answer: Uint8Array, name: string, shared: SharedCatalog): Uint8Array {
+  const contract = contractOf(name, shared);
+  return Buffer.from(JSON.stringify(contract.answer(parseAnswer(answer, contract.id))));
+}
+
+/**
+ * A large body of a composite operation (a recipe) parsed and checked here: `exportName` of
+ * `module` (the composite's own check) gets the parsed body and the plugins' operations, read from
+ * the executor's shared copy; its result goes back to the main thread.
+ */
+export async function checkComposite(body: Uint8Array, module: string, exportName: string, shared: SharedCatalog): Promise<unknown> {
+  const catalog = catalogFrom(shared);
   const check = ((await import(module)) as Record<string, (body: unknown, operations: OperationCatalog) => unknown>)[exportName];
   if (typeof check !== 'function') throw new Error(`${module} has no export ${exportName}`);
   return check(parseJsonObject(body), catalog);

@@ -38,10 +38,10 @@ export interface HostedOperation extends OperationEntry {
 /**
  * An operation of a plugin the operator did not write and did not trust (`plugins.dirs`/`packages`,
  * not in `plugins.trusted`): the main thread holds its manifest as data, with no handler to call,
- * and all its work runs on that plugin's own workers, under the operation's deadline.
+ * and its handler runs in that plugin's own processes, under the operation's deadline.
  */
 export interface ContainedOperation extends OperationEntry {
-  readonly placement: 'own-workers';
+  readonly placement: 'own-processes';
   readonly operation: OperationTerms;
 }
 
@@ -90,24 +90,38 @@ function matcher(patterns: readonly string[]): (group: string) => boolean {
   return (group) => expressions.some((expression) => expression.test(group));
 }
 
+/** Where a plugin came from, for a message naming it. */
+const claimantOf = ({ origin, source }: LoadedPlugin): string => (origin === 'built-in' ? 'built in' : source);
+
 /** Every plugin section resolved (defaults filled), and every problem of the plugin sections. */
 function pluginSections(config: Config, loaded: readonly LoadedPlugin[], doors: DoorClaims): { sections: Map<ManifestData, unknown>; problems: ErrorDetail[] } {
   const problems: ErrorDetail[] = [];
-  const owners = new Map<string, ManifestData>();
-  for (const { plugin } of loaded) if (plugin.config) owners.set(plugin.config.section, plugin);
+  const owners = new Map<string, LoadedPlugin>();
+  for (const entry of loaded) {
+    const section = entry.plugin.config?.section;
+    if (section === undefined) continue;
+    const first = owners.get(section);
+    // A section belongs to one plugin: the second would read what the operator wrote for the first.
+    // A plugin of the same group replaces the first (plugins.disabled says so), section and all.
+    if (first !== undefined && first.plugin.group !== entry.plugin.group) {
+      problems.push({ path: `/${section}`, message: `is claimed by two plugins, ${first.plugin.group} (${claimantOf(first)}) and ${entry.plugin.group} (${claimantOf(entry)}): a configuration section belongs to one plugin` });
+      continue;
+    }
+    owners.set(section, entry);
+  }
   const doorSections = new Set(doors.sections ?? []);
   const known = [...coreSections, ...doorSections, ...owners.keys()];
   for (const key of Object.keys(config)) {
     if (!coreSections.has(key) && !doorSections.has(key) && !owners.has(key)) problems.push({ path: `/${key}`, message: `is not a known configuration key${didYouMean(key, known)}` });
   }
-  for (const [section, plugin] of owners) {
+  for (const [section, { plugin }] of owners) {
     if (doorSections.has(section)) problems.push({ path: `/${section}`, message: `belongs to a front door of the service; plugin ${plugin.group} cannot claim it` });
   }
   for (const { plugin, source } of loaded) {
     if (doors.reservedGroups?.includes(plugin.group)) problems.push({ path: '/plugins', message: `loads "${plugin.group}" from ${source}, but that group is reserved: the service serves /v1/${plugin.group}/ itself` });
   }
   const sections = new Map<ManifestData, unknown>();
-  for (const [section, plugin] of owners) {
+  for (const [section, { plugin }] of owners) {
     try {
       // Reads `config` alone, data in every manifest.
       sections.set(plugin, resolvePluginConfig(plugin as Plugin, config[section]));
@@ -151,13 +165,13 @@ function containmentProblems(loaded: readonly LoadedPlugin[], config: Config): {
     if (found === undefined) problems.push({ path: '/plugins/trusted', message: `names the unknown group "${name}"` });
     else if (found.origin === 'built-in') problems.push({ path: '/plugins/trusted', message: `names the built-in group "${name}", which is trusted already` });
   }
-  // A share or an environment only a contained plugin's own workers would use.
-  for (const key of ['limits', 'env'] as const) {
+  // A share, an environment or grants only a contained plugin's own processes would use.
+  for (const key of ['limits', 'env', 'grants'] as const) {
     for (const name of Object.keys(config.plugins[key])) {
       const found = loaded.find(({ plugin }) => plugin.group === name);
       if (found === undefined) problems.push({ path: `/plugins/${key}/${name}`, message: 'names an unknown group' });
       else if (found.origin === 'built-in' || config.plugins.trusted.includes(name)) {
-        problems.push({ path: `/plugins/${key}/${name}`, message: `names the ${found.origin === 'built-in' ? 'built-in' : 'trusted'} group "${name}", which runs in the service's own threads, not in workers of its own` });
+        problems.push({ path: `/plugins/${key}/${name}`, message: `names the ${found.origin === 'built-in' ? 'built-in' : 'trusted'} group "${name}", which runs in the service's own threads, not in processes of its own` });
       }
     }
   }
@@ -221,7 +235,7 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config, d
       const errors = Object.fromEntries(codes.map((code) => [code, plugin.errors?.[code] ?? '']));
       const entryOf = { path, config: sections.get(plugin), module: specifier, deadlineMs, errors };
       if (imported === undefined) {
-        operations.set(path, { ...entryOf, placement: 'own-workers', operation: termsOf(plugin, name) });
+        operations.set(path, { ...entryOf, placement: 'own-processes', operation: termsOf(plugin, name) });
         continue;
       }
       const { upstream, offload = 'auto', cost } = definition;

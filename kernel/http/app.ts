@@ -48,10 +48,26 @@ export interface AppOptions {
   readonly draining?: () => boolean;
 }
 
+/**
+ * GET /healthz: `{"status":"ok"}`, and with Redis where the rate limit counts now (`rateLimit`:
+ * `redis`, `local`, `refusing`), read at each request, so an instance counting alone is seen.
+ */
+function healthRoute(store?: HitStore): Route {
+  const counting = store?.counting?.bind(store);
+  if (counting === undefined) return { method: 'GET', public: true, json: JSON.stringify({ status: 'ok' }) };
+  return {
+    method: 'GET',
+    public: true,
+    get json() {
+      return JSON.stringify({ status: 'ok', rateLimit: counting() });
+    },
+  };
+}
+
 /** Every path the service answers, computed once. */
-export function buildRoutes(executor: Executor, document: Record<string, unknown>, doors: readonly FrontDoor[] = []): Map<string, Route> {
+export function buildRoutes(executor: Executor, document: Record<string, unknown>, doors: readonly FrontDoor[] = [], store?: HitStore): Map<string, Route> {
   const routes = new Map<string, Route>();
-  routes.set('/healthz', { method: 'GET', public: true, json: JSON.stringify({ status: 'ok' }) });
+  routes.set('/healthz', healthRoute(store));
   routes.set('/v1/openapi.json', { method: 'GET', public: false, json: JSON.stringify(document) });
   for (const operation of executor.operations()) routes.set(`/v1/${operation.name}`, { method: 'POST', public: false, operation });
   for (const door of doors) for (const route of door.routes ?? []) routes.set(route.path, { method: route.method, public: false, respond: route.respond, answersOverLimit: route.answersOverLimit });
@@ -73,7 +89,7 @@ export function createApp(options: AppOptions): Koa<KernelState> {
   for (const door of doors) if (door.pages) app.use(door.pages);
   if (config.docs.enabled) app.use(docsPage());
   app.use(corsPreflight(config.cors.origins));
-  app.use(lookupRoute(buildRoutes(executor, options.document, doors)));
+  app.use(lookupRoute(buildRoutes(executor, options.document, doors, options.rateLimitStore)));
   app.use(identify(keyIndex(config.auth.apiKeys), config.auth.required));
   const limit = rateLimit({
     windowSeconds: config.rateLimit.windowSeconds,

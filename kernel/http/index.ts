@@ -9,3 +9,11 @@ export type { HttpBodies } from './http-body.js';
 export { buildOpenApiDocument } from './openapi.js';
 export { buildService, startService, type BuiltService, type DoorKit, type RunningService, type StartOptions } from './server.js';
 export { JSON_TYPE, type DoorRoute, type FrontDoor, type KernelContext, type KernelMiddleware } from './types.js';
+
+/**
+ * Resolves when the service could count rate limits in the Redis at `url`; rejects with the reason
+ * (rate-limit/redis-store.ts). ioredis is loaded only when this is called.
+ */
+export async function tryRedis(url: string): Promise<void> {
+  await (await import('./rate-limit/redis-store.js')).tryRedis(url);
+}

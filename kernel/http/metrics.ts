@@ -6,7 +6,7 @@
  * services in one process (tests) never share counters. server.ts imports this module only when
  * metrics are enabled: prom-client costs start-up time and memory.
  */
-import type { Host, WorkerPoolStats } from '../host/index.js';
+import type { Host, PluginShareStats, WorkerPoolStats } from '../host/index.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RedisHitStore } from './rate-limit/redis-store.js';
 import type { HitStore } from './rate-limit/store.js';
@@ -54,12 +54,50 @@ function registerWorkerPool(registry: Registry, host: Host): void {
   readCounter(registry, 'toolshed_worker_jobs_bulk_refused_total', 'Whole requests refused at once because the bulk queue was full (503; included in _refused_total)', () => stats().bulkRefused);
 }
 
+/** A gauge per contained plugin (label `plugin`: a group the operator installed, so bounded), read at each scrape. */
+function pluginGauge(registry: Registry, name: string, help: string, read: () => Iterable<[string, number]>): void {
+  new Gauge({ name, help, labelNames: ['plugin'] as const, registers: [registry], collect() {
+    this.reset();
+    for (const [plugin, value] of read()) this.set({ plugin }, value);
+  } });
+}
+
+/** Each contained plugin's processes (kernel/host/plugin-process/), read at each scrape. */
+function registerPluginProcesses(registry: Registry, host: Host): void {
+  const each = (read: (stats: PluginShareStats) => number) => (): [string, number][] => [...host.pluginProcesses.stats()].map(([plugin, stats]) => [plugin, read(stats)]);
+  pluginGauge(registry, 'toolshed_plugin_processes', 'Processes of a contained plugin alive (starting, idle or busy)', each((stats) => stats.processes));
+  pluginGauge(registry, 'toolshed_plugin_running', 'Requests of a contained plugin running in its processes', each((stats) => stats.running));
+  pluginGauge(registry, 'toolshed_plugin_queued', 'Requests of a contained plugin waiting for one of its processes', each((stats) => stats.queued));
+  pluginGauge(registry, 'toolshed_plugin_failures', 'Ends of a contained plugin\'s processes of their own doing in a row (exit, crash, memory cap); 0 once one answers', each((stats) => stats.failures));
+  pluginGauge(registry, 'toolshed_plugin_paused', '1 while the service waits before starting a failing plugin\'s process again (its requests get 503 plugin_unavailable)', each((stats) => (stats.paused ? 1 : 0)));
+  // Totals kept by the shares; counters with labels, read at each scrape.
+  const totals = (name: string, help: string, read: (stats: PluginShareStats) => number): void => {
+    new Counter({ name, help, labelNames: ['plugin'] as const, registers: [registry], collect() {
+      this.reset();
+      for (const [plugin, stats] of host.pluginProcesses.stats()) this.inc({ plugin }, read(stats));
+    } });
+  };
+  totals('toolshed_plugin_refused_total', 'Requests of a contained plugin refused at once because its share was full (503 server_busy)', (stats) => stats.refused);
+  totals('toolshed_plugin_timeouts_total', 'Requests of a contained plugin past their deadline (its process is ended)', (stats) => stats.timeouts);
+  new Counter({
+    name: 'toolshed_plugin_process_ends_total',
+    help: 'Processes of a contained plugin ended, by cause: exited (its own doing), memory, busy-idle, protocol, start-timeout (each counts as a failure), deadline, aborted, idle, closing',
+    labelNames: ['plugin', 'cause'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [plugin, stats] of host.pluginProcesses.stats()) for (const [cause, count] of Object.entries(stats.ends)) this.inc({ plugin, cause }, count);
+    },
+  });
+}
+
 /** With a Redis store: whether it counts in Redis now, and how often it fell back to memory. */
 function registerRedisStore(registry: Registry, store: RedisHitStore): void {
-  readGauge(registry, 'toolshed_rate_limit_redis_up', '1 while rate limits are counted in Redis, 0 while this instance counts alone', () =>
+  readGauge(registry, 'toolshed_rate_limit_redis_up', '1 while rate limits are counted in Redis, 0 while Redis does not answer (this instance counts alone, or refuses)', () =>
     store.counted().mode === 'redis' ? 1 : 0,
   );
   readCounter(registry, 'toolshed_rate_limit_redis_fallbacks_total', 'Switches from Redis to counting in this instance', () => store.counted().fallbacks);
+  readCounter(registry, 'toolshed_rate_limit_redis_refused_total', 'Requests refused 503 while Redis did not answer (rateLimit.redis.unavailable: refuse)', () => store.counted().refused);
 }
 
 /** The watchdog's blocks of the main thread, per operation id (`none`: no operation known). */
@@ -92,6 +130,7 @@ export function createMetrics(store: HitStore, host: Host): KernelMiddleware {
   });
   const refusals = new Counter({ name: 'toolshed_rate_limit_refusals_total', help: 'Requests refused with 429 by the rate limit, by client kind', labelNames: ['client'] as const, registers });
   registerWorkerPool(registry, host);
+  registerPluginProcesses(registry, host);
   registerWatchdog(registry, host.watchdog);
   if (isRedisStore(store)) registerRedisStore(registry, store);
 

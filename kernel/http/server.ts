@@ -84,6 +84,7 @@ export async function buildService(options: StartOptions): Promise<BuiltService>
       packages: config.plugins.packages,
       plugins: options.plugins,
       trusted: config.plugins.trusted,
+      user: config.plugins.user,
     }));
   const registry = options.inspected?.registry ?? buildRegistry(loaded, config, options.extensions);
   // One line per plugin: what was loaded, from where, so nothing is skipped without a word.
@@ -99,7 +100,9 @@ export async function buildService(options: StartOptions): Promise<BuiltService>
   const redisUrl = config.rateLimit.redis.url;
   // ioredis is imported only when configured: loading it lengthens every start that has no Redis.
   const store: HitStore =
-    redisUrl === undefined ? memory : await (await import('./rate-limit/redis-store.js')).createRedisStore({ url: redisUrl, windowMs, logger, fallback: memory });
+    redisUrl === undefined
+      ? memory
+      : await (await import('./rate-limit/redis-store.js')).createRedisStore({ url: redisUrl, windowMs, logger, fallback: memory, unavailable: config.rateLimit.redis.unavailable });
   // Imported only when enabled: prom-client costs start-up time and memory.
   const metrics = config.metrics.enabled ? (await import('./metrics.js')).createMetrics(store, host) : undefined;
   let draining = false;

@@ -5,7 +5,8 @@
  * engine and the manifest check. A plugin never imports it (.dependency-cruiser.mjs).
  */
 export { operationContract, resolvePluginConfig, type OperationContract } from './operation.js';
-export { compileSchema, type SchemaValidator } from './validation.js';
+export { compileSchema, MAX_ERROR_DETAILS, type SchemaValidator } from './validation.js';
 export { checkPlugin } from './define.js';
-export { contractFaultOf, type ContractFault } from './errors.js';
+export { ContractBreach, contractFaultOf, type ContractFault } from './errors.js';
 export { RECOGNIZER_SAMPLE_CHARS } from './recognizers.js';
+export { LinearRegExp } from './linear-regexp.js';

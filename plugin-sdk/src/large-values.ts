@@ -5,7 +5,7 @@
  * defaults, and long arrays are described item by item with a compiled check, stopping early.
  */
 import type { TSchema } from 'typebox';
-import { Compile } from './typebox.js';
+import { compileLinear } from './typebox-linear.js';
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -99,7 +99,7 @@ function checkerFor(schema: unknown): (value: unknown) => boolean {
   if (!isNode(schema)) return () => schema !== false;
   let checker = checkers.get(schema);
   if (checker === undefined) {
-    const compiled = Compile(schema as TSchema);
+    const compiled = compileLinear(schema as TSchema);
     checker = (value) => compiled.Check(value);
     checkers.set(schema, checker);
   }

@@ -74,6 +74,14 @@ describe('operation io and recognizers', () => {
     assert.deepEqual(problemsWith({ io: { input: 'text' }, recognizers: [{ ...good, field: 'times', body: { text: '' } }] }), []);
   });
 
+  it('refuses a pattern identify could not match in linear time, saying why', () => {
+    assert.deepEqual(problemsWith({ io: { input: 'text' }, recognizers: [{ ...good, pattern: /^(a)\1$/ }, { ...good, pattern: 'a(?=b)' }, { ...good, pattern: /^(?=\d)\w+$/ }, { ...good, answer: { reversed: '(a)\\1' } }] }), [
+      'operation "reverse": recognizers[0]: pattern cannot be matched in linear time: it uses a backreference (\\1), which no linear-time engine can match',
+      'operation "reverse": recognizers[1]: pattern cannot be matched in linear time: it uses a lookahead ((?=b)) other than at the very start (^(?=…) or ^(?!…))',
+      'operation "reverse": recognizers[3]: answer.reversed: pattern cannot be matched in linear time: it uses a backreference (\\1), which no linear-time engine can match',
+    ]);
+  });
+
   it('accepts answer patterns on response fields and fill on body fields, and names each wrong one', () => {
     assert.deepEqual(problemsWith({ io: { input: 'text' }, recognizers: [{ ...good, answer: { reversed: /^a/ }, fill: { text: '$&', times: 1 } }] }), []);
     const problems = problemsWith({

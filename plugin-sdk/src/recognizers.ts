@@ -3,6 +3,7 @@
  * how to recognise input it takes. Both are plain data, because a third-party plugin's manifest
  * reaches the service's main thread as a structured clone while its code stays in its workers.
  */
+import { linearPatternProblem } from './linear-regexp.js';
 
 /**
  * The operation's main fields: what a recipe step receives when nothing else is wired in, and what
@@ -74,19 +75,25 @@ function propertiesOf(schema: unknown): readonly string[] | undefined {
 }
 
 function patternProblems(where: string, pattern: unknown): string[] {
+  let source: string;
+  let flags = 'u';
   if (pattern instanceof RegExp || Object.prototype.toString.call(pattern) === '[object RegExp]') {
-    const regex = pattern as RegExp;
-    if (/[gy]/.test(regex.flags)) return [`${where}: pattern must not use the g or y flag`];
-    return regex.source.length > MAX_PATTERN_LENGTH ? [`${where}: pattern is longer than ${MAX_PATTERN_LENGTH} characters`] : [];
+    ({ source, flags } = pattern as RegExp);
+    if (/[gy]/.test(flags)) return [`${where}: pattern must not use the g or y flag`];
+    if (source.length > MAX_PATTERN_LENGTH) return [`${where}: pattern is longer than ${MAX_PATTERN_LENGTH} characters`];
+  } else {
+    if (typeof pattern !== 'string' || pattern === '') return [`${where}: pattern must be a RegExp or its source`];
+    if (pattern.length > MAX_PATTERN_LENGTH) return [`${where}: pattern is longer than ${MAX_PATTERN_LENGTH} characters`];
+    try {
+      new RegExp(pattern, 'u');
+    } catch (error) {
+      return [`${where}: pattern does not compile: ${(error as Error).message}`];
+    }
+    source = pattern;
   }
-  if (typeof pattern !== 'string' || pattern === '') return [`${where}: pattern must be a RegExp or its source`];
-  if (pattern.length > MAX_PATTERN_LENGTH) return [`${where}: pattern is longer than ${MAX_PATTERN_LENGTH} characters`];
-  try {
-    new RegExp(pattern, 'u');
-    return [];
-  } catch (error) {
-    return [`${where}: pattern does not compile: ${(error as Error).message}`];
-  }
+  // Identify tests it with the linear engine, never JavaScript's (linear-regexp.ts).
+  const linear = linearPatternProblem(source, flags);
+  return linear === undefined ? [] : [`${where}: pattern cannot be matched in linear time: it ${linear}`];
 }
 
 /** Problems of `answer`: an object of response fields, each with a pattern. */

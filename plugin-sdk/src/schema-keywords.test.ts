@@ -39,6 +39,15 @@ describe('schema keywords', () => {
     ]);
   });
 
+  it('refuses a pattern or a patternProperties name the service cannot match in linear time, saying why', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string', pattern: '^(\\w)\\1$' } }, patternProperties: { '^(?=x)y': {}, 'a(?=b)': {}, '(': {} } };
+    assert.deepEqual(schemaKeywordProblems(schema), [
+      '/patternProperties/a(?=b): the name is a pattern the service cannot match in linear time: it uses a lookahead ((?=b)) other than at the very start (^(?=…) or ^(?!…))',
+      '/patternProperties/(: the name must be a valid regular expression',
+      '/properties/a/pattern: is a pattern the service cannot match in linear time: it uses a backreference (\\1), which no linear-time engine can match',
+    ]);
+  });
+
   it('accepts every schema of the built-in kinds', () => {
     const schema = Type.Object(
       { s: Type.String({ minLength: 1, maxLength: 9, pattern: '^[a-z]+$' }), list: Type.Array(Type.Number({ minimum: 0, multipleOf: 0.5 }), { maxItems: 3, uniqueItems: true }), u: Type.Union([Type.Literal('a'), Type.Null()]) },

@@ -8,6 +8,7 @@
  */
 
 import { editDistance } from './nearest.js';
+import { linearPatternProblem } from './linear-regexp.js';
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const COUNTS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minContains', 'maxContains'];
@@ -61,14 +62,19 @@ function typeProblem(value: unknown): boolean {
   return !Array.isArray(value) || value.length === 0 || value.some((entry) => typeof entry !== 'string' || !TYPES.has(entry));
 }
 
-function patternProblem(value: unknown): boolean {
-  if (typeof value !== 'string') return true;
+/**
+ * What is wrong with a `pattern` or a `patternProperties` name: not a regular expression, or one
+ * the service cannot match in linear time (linear-regexp.ts), which is every one it evaluates.
+ */
+function patternProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'must be a valid regular expression';
   try {
     new RegExp(value, 'u');
-    return false;
   } catch {
-    return true;
+    return 'must be a valid regular expression';
   }
+  const linear = linearPatternProblem(value, 'u');
+  return linear === undefined ? undefined : `is a pattern the service cannot match in linear time: it ${linear}`;
 }
 
 /**
@@ -93,9 +99,14 @@ export function schemaKeywordProblems(schema: unknown, pointer = ''): string[] {
   if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((name) => typeof name === 'string'))) problems.push(`${at('required')}: must be a list of names`);
   if (schema.enum !== undefined && !Array.isArray(schema.enum)) problems.push(`${at('enum')}: must be a list`);
   if (schema.uniqueItems !== undefined && typeof schema.uniqueItems !== 'boolean') problems.push(`${at('uniqueItems')}: must be true or false`);
-  for (const keyword of ['pattern', 'format']) {
-    if (schema[keyword] === undefined) continue;
-    if (keyword === 'pattern' ? patternProblem(schema.pattern) : typeof schema.format !== 'string') problems.push(`${at(keyword)}: must be ${keyword === 'pattern' ? 'a valid regular expression' : 'a string'}`);
+  const pattern = schema.pattern === undefined ? undefined : patternProblem(schema.pattern);
+  if (pattern !== undefined) problems.push(`${at('pattern')}: ${pattern}`);
+  if (schema.format !== undefined && typeof schema.format !== 'string') problems.push(`${at('format')}: must be a string`);
+  if (isRecord(schema.patternProperties)) {
+    for (const name of Object.keys(schema.patternProperties)) {
+      const problem = patternProblem(name);
+      if (problem !== undefined) problems.push(`${at('patternProperties')}/${escape(name)}: the name ${problem}`);
+    }
   }
   for (const keyword of ONE_SCHEMA) if (schema[keyword] !== undefined) problems.push(...schemaKeywordProblems(schema[keyword], at(keyword)));
   // `items` is one schema, or a list of them in the tuples TypeBox writes.

@@ -7,3 +7,4 @@
 export { default as Type } from 'typebox';
 export { Compile } from 'typebox/compile';
 export { Settings } from 'typebox/system';
+export { Format } from 'typebox/format';

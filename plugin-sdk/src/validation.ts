@@ -10,7 +10,8 @@ import { fillDefaults, LONG_ARRAY, withoutLongArrays, type LongArray } from './l
 import { nearestName, typoEdits } from './nearest.js';
 import { ruleDetails, valueAt } from './rule-details.js';
 import { resolveSchemaPointer } from './schema-rules.js';
-import { Compile, Settings } from './typebox.js';
+import { Settings } from './typebox.js';
+import { compileLinear } from './typebox-linear.js';
 import { unionDetails } from './union-forms.js';
 
 export { LONG_ARRAY };
@@ -39,7 +40,7 @@ const compiled = new WeakMap<object, SchemaValidator>();
 export function compileSchema(schema: TSchema): SchemaValidator {
   const cached = compiled.get(schema);
   if (cached) return cached;
-  const validator = Compile(schema);
+  const validator = compileLinear(schema);
   const result: SchemaValidator = {
     withDefaults: (value) => fillDefaults(schema, value),
     check: (value) => validator.Check(value),

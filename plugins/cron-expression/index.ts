@@ -16,6 +16,9 @@ const sixFields = [
   fill: { expression: expression! },
 }));
 
+/** A crontab line's schedule: a macro, or five fields (the last two may be names). */
+const CRONTAB_SCHEDULE = String.raw`@(?:yearly|annually|monthly|weekly|daily|midnight|hourly)|[\d*][\d*/,-]*(?:[ \t]+(?:[\d*][\d*/,-]*|[a-z]{3}(?:[-,][a-z]{3})*)){4}`;
+
 export default definePlugin({
   group: 'cron-expression',
   sdk: '^1.0.0',
@@ -38,7 +41,9 @@ export default definePlugin({
         {
           kind: 'cron',
           title: 'Crontab line (schedule and command)',
-          pattern: /^(?<schedule>@(?:yearly|annually|monthly|weekly|daily|midnight|hourly)|[\d*][\d*/,-]*(?:[ \t]+(?:[\d*][\d*/,-]*|[a-z]{3}(?:[-,][a-z]{3})*)){4})[ \t]+(?!(?:[a-z]{3}(?:[-,][a-z]{3})*|\?)$)(?<command>[a-z/.$~"'[(][^\n]*)$/i,
+          // The command is not a list of month or day names, nor `?` (then the line is six fields):
+          // said by a lookahead at the start, the only place the service's linear engine takes one.
+          pattern: new RegExp(String.raw`^(?!(?:${CRONTAB_SCHEDULE})[ \t]+(?:[a-z]{3}(?:[-,][a-z]{3})*|\?)$)(?<schedule>${CRONTAB_SCHEDULE})[ \t]+(?<command>[a-z/.$~"'[(][^\n]*)$`, 'i'),
           confidence: 0.85,
           fill: { expression: '$<schedule>' },
         },

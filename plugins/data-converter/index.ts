@@ -80,8 +80,8 @@ export default definePlugin({
         { kind: 'yaml', title: 'YAML', pattern: /^[^\s:]{1,40}:\s/, confidence: 0.35, body: AUTO, answer: YAML_TREE },
         // A header of three or more short cells, or two cells without spaces, in any delimiter the converter
         // detects; single quotes, brackets and braces are code's, not CSV's (which quotes with ").
-        { kind: 'csv', title: 'CSV', pattern: /^(?:"[^"\n]{0,80}"|[^,;\t|\n"'{}()[\]<>=]{1,80})(?:[,;\t|](?:"[^"\n]{0,80}"|[^,;\t|\n"'{}()[\]<>=]{0,80})){2,}\r?\n/, confidence: 0.85, body: AUTO, answer: CSV_ROWS },
-        { kind: 'csv', title: 'CSV', pattern: /^(?:"[^"\n]{1,80}"|[^,;\t|\n"'{}()[\]<>= ]{1,80})[,;\t|](?:"[^"\n]{1,80}"|[^,;\t|\n"'{}()[\]<>= ]{1,80})\r?\n/, confidence: 0.8, body: AUTO, answer: CSV_ROWS },
+        { kind: 'csv', title: 'CSV', pattern: /^(?:"[^"\n]*"|[^,;\t|\n"'{}()[\]<>=]+)(?:[,;\t|](?:"[^"\n]*"|[^,;\t|\n"'{}()[\]<>=]*)){2,}\r?\n/, confidence: 0.85, body: AUTO, answer: CSV_ROWS },
+        { kind: 'csv', title: 'CSV', pattern: /^(?:"[^"\n]+"|[^,;\t|\n"'{}()[\]<>= ]+)[,;\t|](?:"[^"\n]+"|[^,;\t|\n"'{}()[\]<>= ]+)\r?\n/, confidence: 0.8, body: AUTO, answer: CSV_ROWS },
         { kind: 'csv', title: 'CSV', pattern: /^[^\n]*[,;\t|][^\n]*\r?\n/, confidence: 0.35, body: AUTO, answer: CSV_ROWS },
       ],
       description:

@@ -23,7 +23,7 @@ export default definePlugin({
       summary: 'Convert an integer of any size between bases',
       io: { input: 'value', output: 'results' },
       recognizers: [
-        { kind: 'hex-number', title: 'Hexadecimal number (0x)', pattern: /^[-+]?0x(?=[0-9a-f_' ]{1,24}$)[0-9a-f]+(?:[_' ][0-9a-f]+)*$/i, confidence: 0.9 },
+        { kind: 'hex-number', title: 'Hexadecimal number (0x)', pattern: /^(?=[-+]?0x[0-9a-f_' ]{1,24}$)[-+]?0x[0-9a-f]+(?:[_' ][0-9a-f]+)*$/i, confidence: 0.9 },
         // Past 64 bits a 0x value is more often bytes (text-converter tries those) than a number.
         { kind: 'hex-number', title: 'Hexadecimal number (0x)', pattern: /^[-+]?0x[0-9a-f]{25,}$/i, confidence: 0.45 },
         { kind: 'binary-number', title: 'Binary number (0b)', pattern: /^[-+]?0b[01]+(?:[_' ][01]+)*$/i, confidence: 0.9 },

@@ -68,13 +68,13 @@ export default definePlugin({
         {
           kind: 'regex',
           title: 'Regular expression literal',
-          pattern: /^\/(?=[^/]*[\\^$.*+?()[\]{}|])(?<source>(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\[\n])+)\/(?<flags>[dgimsuvy]{0,8})$/,
+          pattern: /^(?=\/[^/]*[\\^$.*+?()[\]{}|])\/(?<source>(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\[\n])+)\/(?<flags>[dgimsuvy]{0,8})$/,
           confidence: 0.9,
           field: 'pattern',
           body: { text: '' },
           fill: { pattern: '$<source>', flags: '$<flags>' },
         },
-        { kind: 'regex', title: 'Regular expression', pattern: /^\^(?=[\s\S]*(?:\\[dwsbDWSB]|\[[^\]]+\]|\(\?|[+*?]|\{\d+(?:,\d*)?\}))[\s\S]*\$$/, confidence: 0.85, field: 'pattern', body: { text: '' } },
+        { kind: 'regex', title: 'Regular expression', pattern: /^(?=\^[\s\S]*(?:\\[dwsbDWSB]|\[[^\]]+\]|\(\?|[+*?]|\{\d+(?:,\d*)?\}))\^[\s\S]*\$$/, confidence: 0.85, field: 'pattern', body: { text: '' } },
         { kind: 'regex', title: 'Regular expression', pattern: /^(?=[\s\S]*(?:\\[dwsbDWSB]|\(\?[:=!<]))(?=[\s\S]*[+*?}\]])\S+$/, confidence: 0.6, field: 'pattern', body: { text: '' } },
       ],
       description:

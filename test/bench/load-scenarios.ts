@@ -60,7 +60,7 @@ export interface LoadScenarioResult {
  * above 1 is better for both.
  */
 export function scenarioTable(measured: readonly Measured[], versus: readonly ServerKind[]): string {
-  const short: Record<ServerKind, string> = { raw: 'raw', fastify: 'Fastify', koa: 'Koa', toolshed: 'Toolshed', pooled: 'pool', trusted: 'trusted' };
+  const short: Record<ServerKind, string> = { raw: 'raw', fastify: 'Fastify', koa: 'Koa', toolshed: 'Toolshed', contained: 'contained', trusted: 'trusted' };
   const headers = ['operation', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'failed'];
   for (const kind of versus) headers.push(`×${short[kind]} req/s`, `×${short[kind]} CPU`);
   const rows = measured.map((row) => {

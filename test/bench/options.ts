@@ -12,7 +12,7 @@ export const SCENARIOS = {
   c: 'large bodies',
   d: "cold start, and a pool operation's first call",
   e: 'idle memory (no target)',
-  f: 'a third-party plugin on the worker pool (the default) against the same plugin trusted on the main thread',
+  f: 'a third-party plugin in its own process (the default) against the same plugin trusted on the main thread, within its share',
   m: 'MCP tools/call against the same POST (issue 23)',
   r: 'a 3-step recipe against the same three POSTs, and identify (issue 40)',
 } as const;

@@ -16,7 +16,7 @@ export const SERVERS = {
   koa: { name: 'bare Koa', script: './koa-server.js' },
   toolshed: { name: 'Toolshed', script: './toolshed-server.js' },
   // Scenario (f): Toolshed with the fixture folder plugins, contained (the default) or trusted.
-  pooled: { name: 'Toolshed, plugin on the pool', script: './toolshed-server.js' },
+  contained: { name: 'Toolshed, plugin in its process', script: './toolshed-server.js' },
   trusted: { name: 'Toolshed, plugin trusted', script: './toolshed-server.js' },
 } as const;
 export type ServerKind = keyof typeof SERVERS;

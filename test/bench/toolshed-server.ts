@@ -3,7 +3,9 @@
 // (its SHA-256 digest from BENCH_KEY_SHA256, as kernel/http/api-keys.ts stores keys) and rate limits
 // raised so that the benchmark measures the work of checking them and never a 429. TOOLSHED_CONFIG
 // is not read: every run measures the same configuration. Scenario (f) adds plugin folders
-// (BENCH_PLUGIN_DIRS) and the groups it trusts (BENCH_TRUSTED), both comma-separated.
+// (BENCH_PLUGIN_DIRS), the groups it trusts (BENCH_TRUSTED), both comma-separated, and the queue of
+// each contained plugin's share (BENCH_PLUGIN_QUEUE), so that its load stays within the share.
+import { readFileSync } from 'node:fs';
 import { loadConfig, mergeConfig, validateCoreConfig } from '../../kernel/host/config.js';
 import { createLogger, flushPeriodically } from '../../kernel/host/logger.js';
 import { startToolshed } from '../../service/compose.js';
@@ -17,11 +19,36 @@ const config = validateCoreConfig(
   mergeConfig(await loadConfig({ PORT: '0', HOST: '127.0.0.1' }, defaultsFile), {
     auth: { apiKeys: digest === undefined ? [] : [{ name: 'bench', sha256: digest }] },
     rateLimit: { anonymous: { max: never }, apiKey: { max: never } },
-    plugins: { dirs: list(process.env.BENCH_PLUGIN_DIRS), trusted: list(process.env.BENCH_TRUSTED) },
+    plugins: {
+      dirs: list(process.env.BENCH_PLUGIN_DIRS),
+      trusted: list(process.env.BENCH_TRUSTED),
+      ...(process.env.BENCH_PLUGIN_QUEUE === undefined ? {} : { workers: { maxQueue: Number(process.env.BENCH_PLUGIN_QUEUE) } }),
+    },
   }),
 );
 const logger = createLogger(config.log.level);
 const service = await startToolshed({ config, logger });
 flushPeriodically(logger, 1000);
+/**
+ * CPU time of the contained plugins' live processes in µs, from /proc (clock ticks of 10 ms, as on
+ * Linux's usual CONFIG_HZ user clock). A process ended meanwhile takes its time with it; the
+ * idle end (`workers.idleMs`) is far longer than the pause between rounds, so none ends in a run.
+ */
+function pluginCpuUs(): number {
+  let ticks = 0;
+  for (const share of service.host.pluginProcesses.stats().values()) {
+    for (const pid of share.pids) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // Gone meanwhile: its time is lost, as the comment above says.
+      }
+    }
+  }
+  return ticks * 10_000;
+}
+
 // The pool's live workers, as `toolshed_worker_pool_threads` reads them (scenario (d) counts them around the first pool call).
-announce(Number(new URL(service.url).port), service.warmedUp, () => service.host.poolStats().workers);
+announce(Number(new URL(service.url).port), service.warmedUp, () => service.host.poolStats().workers, pluginCpuUs);

@@ -10,6 +10,20 @@ import { forget, reachable } from './inject.js';
 
 /** The compiled tests live in dist/test; fixtures stay in the source tree. */
 export const fixtures = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
+
+/**
+ * The variables Node itself adds to a child process's environment, whatever environment it is
+ * given: NODE_V8_COVERAGE while coverage is collected (c8 under `npm test`), so that the child's
+ * coverage is collected too. A contained plugin's processes get it then; nothing else.
+ */
+export const NODE_ADDS: readonly string[] = process.env.NODE_V8_COVERAGE === undefined ? [] : ['NODE_V8_COVERAGE'];
+
+/** A /proc/<pid>/environ text without the entries of {@link NODE_ADDS}. */
+export const withoutNodeAdds = (environ: string): string =>
+  environ
+    .split('\0')
+    .filter((entry) => !NODE_ADDS.some((name) => entry.startsWith(`${name}=`)))
+    .join('\0');
 export const externalPlugins = `${fixtures}external-plugins`;
 
 export interface TestService extends RunningService {

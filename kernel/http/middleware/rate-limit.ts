@@ -45,6 +45,8 @@ export function rateLimit(options: RateLimitOptions): RateLimit {
     res.setHeader('RateLimit-Remaining', String(result.remaining));
     res.setHeader('RateLimit-Reset', reset);
     if (!result.admitted && ctx.state.authFailure !== undefined) throw ctx.state.authFailure;
+    // Redis does not answer and the operator chose `rateLimit.redis.unavailable: refuse`.
+    if (result.uncounted) throw new HttpError(503, 'rate_limit_unavailable', `The rate limit cannot be counted now (its Redis does not answer); retry in ${reset} s`, { 'Retry-After': reset });
     if (!result.admitted) throw new HttpError(429, 'rate_limited', `Rate limit exceeded; retry in ${reset} s`, { 'Retry-After': reset });
   }
   /** `answer`, except that a route which answers over its limit itself gets the refusal on its state instead. */

@@ -3,12 +3,13 @@
  * a Lua script increments the key and sets its expiry when it creates it (ioredis sends EVAL
  * once per connection, EVALSHA after). The limiter must never hold a request up for long, so the
  * client fails fast (no offline queue, 100 ms command timeout, no retries of a command) and the
- * store then counts in its own memory until Redis answers again: on reconnection ('ready'), or,
- * when the connection stayed up but Redis stalled or refused, on a successful probe every second.
+ * store then counts in its own memory (`unavailable: 'local'`) or refuses what it would count
+ * (`'refuse'`) until Redis answers again: on reconnection ('ready'), or, when the connection stayed
+ * up but Redis stalled or refused, on a successful probe every second.
  */
 import { Redis } from 'ioredis';
 import { createMemoryHitStore } from './memory-store.js';
-import { toHitResult, type HitResult, type HitStore } from './store.js';
+import { toHitResult, type HitResult, type HitStore, type RateLimitCounting } from './store.js';
 
 /** Where the store reports its switches. Never given a key or client id. */
 export interface RedisStoreLogger {
@@ -22,7 +23,12 @@ export interface RedisStoreOptions {
   /** The window; sizes the default fallback's rotation. */
   readonly windowMs: number;
   readonly logger: RedisStoreLogger;
-  /** Counts while Redis is unreachable; a memory hit store by default. Closed with this store. */
+  /**
+   * While Redis does not answer: `local` counts in `fallback`, so each instance applies the limit
+   * alone; `refuse` counts nothing and answers every hit not admitted and `uncounted`. `local` by default.
+   */
+  readonly unavailable?: 'local' | 'refuse';
+  /** Counts while Redis is unreachable, with `unavailable: 'local'`; a memory hit store by default. Closed with this store. */
   readonly fallback?: HitStore;
   /** Prepended to every key; `toolshed:rl:` by default (the probe uses `<prefix>probe`). */
   readonly prefix?: string;
@@ -34,12 +40,15 @@ export interface RedisStoreOptions {
 export interface RedisStoreCounts {
   /** How many times the store switched from Redis to its own memory. */
   readonly fallbacks: number;
-  /** Where hits are counted now. */
+  /** Whether hits reach Redis now, or not (counted in memory, or refused). */
   readonly mode: 'redis' | 'memory';
+  /** Hits refused because Redis did not answer (`unavailable: 'refuse'`). */
+  readonly refused: number;
 }
 
 export interface RedisHitStore extends HitStore {
   counted(): RedisStoreCounts;
+  counting(): RateLimitCounting;
 }
 
 /** KEYS[1] the counter, ARGV[1] the window in ms. Returns {count, ms until the window ends}. */
@@ -94,29 +103,82 @@ function parseReply(reply: unknown): [number, number] {
   throw new Error('unexpected reply from the rate-limit script');
 }
 
+const DEFAULT_PREFIX = 'toolshed:rl:';
+const DEFAULT_COMMAND_TIMEOUT_MS = 100;
+
 /**
- * Connects to Redis (bounded by about a second; an unreachable Redis starts the store in memory
- * mode, logged) and returns the store. Every `hit` answers within about the command timeout.
+ * The client the store counts with: it fails fast (no offline queue, no retry of a command, every
+ * command bounded), with the scripts defined. `reconnect`: keep trying at a steady pace forever
+ * (the store: Redis may be down for long, and comes back by itself), or never (a one-off check).
  */
-export async function createRedisStore(options: RedisStoreOptions): Promise<RedisHitStore> {
-  const { logger } = options;
-  const prefix = options.prefix ?? 'toolshed:rl:';
-  const fallback = options.fallback ?? createMemoryHitStore(options.windowMs);
-  const redis = new Redis(options.url, {
+function rateLimitClient(url: string, commandTimeoutMs: number, reconnect: boolean, connectTimeoutMs = CONNECT_TIMEOUT_MS): WithHit {
+  const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
-    commandTimeout: options.commandTimeoutMs ?? 100,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    // Keep trying at a steady pace forever: Redis may be down for long, and comes back by itself.
-    retryStrategy: () => RECONNECT_MS,
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: connectTimeoutMs,
+    retryStrategy: () => (reconnect ? RECONNECT_MS : null),
   }) as WithHit;
   redis.defineCommand('toolshedHit', { lua: HIT_SCRIPT, numberOfKeys: 1 });
   redis.defineCommand('toolshedTake', { lua: TAKE_SCRIPT, numberOfKeys: 1 });
+  return redis;
+}
+
+/** How long `tryRedis` waits for each step (connect, AUTH, the script): a check, not a request. */
+const CHECK_MS = 5000;
+
+/**
+ * Connects to `url` as the service would and runs the rate-limit script once on its probe key:
+ * resolves when the service could count there, rejects with the reason otherwise (`toolshed config
+ * check --connect`). Each step may take up to `withinMs`, not the service's 100 ms: the check asks
+ * whether Redis answers rightly (address, password, script), and one slow answer on a busy host
+ * says nothing about that. The reason never holds the URL, which may hold a password.
+ */
+export async function tryRedis(url: string, withinMs = CHECK_MS): Promise<void> {
+  const redis = rateLimitClient(url, withinMs, false, withinMs);
+  // connect() rejects with "Connection is closed." only; the cause (ECONNREFUSED, WRONGPASS) is
+  // the last 'error' before it, and without a listener ioredis would print each one.
+  let cause: unknown;
+  redis.on('error', (error: unknown) => (cause = error));
+  try {
+    await connectWithin(redis, withinMs);
+    parseReply(await redis.toolshedHit(`${DEFAULT_PREFIX}probe`, PROBE_MS));
+  } catch (error) {
+    throw new Error(reasonOf(cause ?? error), { cause: error });
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Connects `redis`, or rejects once `ms` have gone by (ioredis's own timeout covers the socket only). */
+async function connectWithin(redis: Redis, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error('connection timed out')), ms);
+  });
+  try {
+    await Promise.race([redis.connect(), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Connects to Redis (bounded by about a second; an unreachable Redis starts the store in its
+ * fallback, logged) and returns the store. Every `hit` answers within about the command timeout.
+ */
+export async function createRedisStore(options: RedisStoreOptions): Promise<RedisHitStore> {
+  const { logger } = options;
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const refuse = options.unavailable === 'refuse';
+  const fallback = options.fallback ?? createMemoryHitStore(options.windowMs);
+  const redis = rateLimitClient(options.url, options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS, true);
 
   let mode: RedisStoreCounts['mode'] = 'redis';
   let fallbacks = 0;
+  let refused = 0;
   let closing = false;
   let probing = false;
 
@@ -124,8 +186,16 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
     if (mode === 'memory' || closing) return;
     mode = 'memory';
     fallbacks++;
-    logger.warn({ reason: reasonOf(error), fallbacks }, 'rate limits: Redis unavailable, counting in this instance only');
+    const consequence = refuse ? 'refusing requests it would count (rateLimit.redis.unavailable: refuse)' : 'counting in this instance only';
+    logger.warn({ reason: reasonOf(error), fallbacks }, `rate limits: Redis unavailable, ${consequence}`);
   };
+  /** What a hit gets while Redis does not answer, under `refuse`: nothing counted, nothing admitted. */
+  const refusal = (max: number): HitResult => {
+    refused++;
+    return { admitted: false, total: max, remaining: 0, resetMs: RECONNECT_MS, uncounted: true };
+  };
+  /** Where a hit goes while Redis does not answer. */
+  const unavailable = (max: number, counted: () => HitResult | Promise<HitResult>): HitResult | Promise<HitResult> => (refuse ? refusal(max) : counted());
   const toRedis = (): void => {
     if (mode === 'redis' || closing) return;
     mode = 'redis';
@@ -157,41 +227,38 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
   }, PROBE_MS);
   probe.unref();
 
-  let connectTimer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_resolve, reject) => {
-    connectTimer = setTimeout(() => reject(new Error('connection timed out')), CONNECT_TIMEOUT_MS);
-  });
   try {
-    await Promise.race([redis.connect(), timedOut]);
+    await connectWithin(redis, CONNECT_TIMEOUT_MS);
   } catch (error) {
     // ioredis keeps reconnecting (retryStrategy) and 'ready' switches to Redis when it can.
     toMemory(error);
-  } finally {
-    clearTimeout(connectTimer);
   }
 
   return {
     async hit(key: string, max: number, windowMs: number): Promise<HitResult> {
-      if (mode === 'memory') return fallback.hit(key, max, windowMs);
+      const counted = (): HitResult | Promise<HitResult> => fallback.hit(key, max, windowMs);
+      if (mode === 'memory') return unavailable(max, counted);
       try {
         const [count, ttl] = parseReply(await redis.toolshedHit(prefix + key, windowMs));
         return toHitResult(count, max, ttl);
       } catch (error) {
         toMemory(error);
-        return fallback.hit(key, max, windowMs);
+        return unavailable(max, counted);
       }
     },
     async take(key: string, max: number, windowMs: number, amount: number): Promise<HitResult> {
-      if (mode === 'memory') return fallback.take(key, max, windowMs, amount);
+      const counted = (): HitResult | Promise<HitResult> => fallback.take(key, max, windowMs, amount);
+      if (mode === 'memory') return unavailable(max, counted);
       try {
         const [count, ttl] = parseReply(await redis.toolshedTake(prefix + key, windowMs, amount, max));
         return count < 0 ? { ...toHitResult(-1 - count, max, ttl), admitted: false } : toHitResult(count, max, ttl);
       } catch (error) {
         toMemory(error);
-        return fallback.take(key, max, windowMs, amount);
+        return unavailable(max, counted);
       }
     },
-    counted: () => ({ fallbacks, mode }),
+    counted: () => ({ fallbacks, mode, refused }),
+    counting: () => (mode === 'redis' ? 'redis' : refuse ? 'refusing' : 'local'),
     async close() {
       closing = true;
       clearInterval(probe);

@@ -13,7 +13,18 @@ export interface HitResult {
   readonly remaining: number;
   /** Milliseconds until the window ends (> 0). */
   readonly resetMs: number;
+  /**
+   * True when nothing could count the request: Redis does not answer and `rateLimit.redis.unavailable`
+   * is `refuse`. Not admitted then, and answered 503 rather than 429.
+   */
+  readonly uncounted?: true;
 }
+
+/**
+ * Where a store counts now, for `/healthz`: in Redis, shared (`redis`); in this instance alone while
+ * Redis does not answer (`local`); nowhere, refusing what it would count (`refusing`).
+ */
+export type RateLimitCounting = 'redis' | 'local' | 'refusing';
 
 /** A counter of requests per key in fixed windows. */
 export interface HitStore {
@@ -30,6 +41,8 @@ export interface HitStore {
   take(key: string, max: number, windowMs: number, amount: number): HitResult | Promise<HitResult>;
   /** Stops timers and closes connections. */
   close(): Promise<void>;
+  /** Where it counts now; only a store that can fall back (Redis) has it. */
+  counting?(): RateLimitCounting;
 }
 
 /** Turns a count and the time left in a window into a HitResult. */

@@ -1,0 +1,164 @@
+/**
+ * One process of a contained plugin, as the service sees it: started from a Launch (launch.ts), in
+ * a process group of its own so that ending it ends whatever it started; its stdout read as frames
+ * under bounds (frames.ts); ended with SIGKILL, which no code in it can catch or delay. Why it ended
+ * is kept: the service's own reason when it ended it (the deadline, the memory cap, a frame out of
+ * bounds, the client gone), else the exit code or signal the system reports.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
+import { encodeFrame, FrameError, FrameReader, type Frame } from './frames.js';
+import type { Launch } from './launch.js';
+import { MAX_HEADER_BYTES } from './protocol.js';
+
+/** Why a process ended. `exited` is its own doing (an exit, a crash, a signal from itself or another process). */
+export type EndCause =
+  | { readonly kind: 'exited'; readonly code: number | null; readonly signal: NodeJS.Signals | null }
+  | { readonly kind: 'deadline' }
+  | { readonly kind: 'memory'; readonly rssMb: number; readonly capMb: number }
+  | { readonly kind: 'busy-idle' }
+  | { readonly kind: 'protocol'; readonly problem: string }
+  | { readonly kind: 'start-timeout' }
+  | { readonly kind: 'aborted' }
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'closing' };
+
+/** What the owner of a process hears from it. */
+export interface ProcessEvents {
+  frame(frame: Frame): void;
+  /** Once, after the system reports the process gone. */
+  ended(cause: EndCause): void;
+}
+
+/** Bounds of a process: the largest payload it may send, its niceness. */
+export interface ProcessOptions {
+  readonly maxPayloadBytes: number;
+  readonly niceness: number;
+}
+
+export class PluginProcess {
+  private readonly child: ChildProcess;
+  private cause: EndCause | undefined;
+  private done = false;
+  private markGone!: () => void;
+  /** Settles once the system reports the process gone. */
+  readonly gone = new Promise<void>((resolve) => (this.markGone = resolve));
+
+  constructor(launch: Launch, options: ProcessOptions, private readonly events: ProcessEvents) {
+    this.child = spawn(launch.command, [...launch.args], {
+      env: { ...launch.env },
+      cwd: launch.cwd,
+      // stdin and stdout are the channel; the plugin's own output goes where the service's stderr goes.
+      stdio: ['pipe', 'pipe', 'inherit'],
+      // A group of its own: ending it ends every process it started (with the childProcess grant), and a terminal's Ctrl-C is not its signal.
+      detached: true,
+      ...(launch.user === undefined ? {} : { uid: launch.user.uid, gid: launch.user.gid }),
+    });
+    const reader = new FrameReader({ headerBytes: MAX_HEADER_BYTES, payloadBytes: options.maxPayloadBytes });
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      if (this.cause !== undefined) return;
+      let frames: Frame[];
+      try {
+        frames = reader.push(chunk);
+      } catch (error) {
+        this.end({ kind: 'protocol', problem: error instanceof FrameError ? error.message : String(error) });
+        return;
+      }
+      for (const frame of frames) if (this.cause === undefined) this.events.frame(frame);
+    });
+    // A write to a process that just died fails; its exit is what counts.
+    this.child.stdin!.on('error', () => undefined);
+    this.child.once('error', () => this.finish({ kind: 'exited', code: null, signal: null }));
+    this.child.once('exit', (code, signal) => this.finish(this.cause ?? { kind: 'exited', code, signal }));
+    if (this.child.pid !== undefined) lowerPriority(this.child.pid, options.niceness);
+  }
+
+  /** The process id (undefined when it could not be started). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** True once it was ended or is gone. */
+  get ending(): boolean {
+    return this.cause !== undefined || this.done;
+  }
+
+  send(header: object, payload?: Uint8Array): void {
+    if (this.ending) return;
+    const stdin = this.child.stdin!;
+    const bytes = encodeFrame(header, payload);
+    if (bytes.length === 1) stdin.write(bytes[0]);
+    else {
+      stdin.cork();
+      for (const part of bytes) stdin.write(part);
+      stdin.uncork();
+    }
+  }
+
+  /** Ends the process and every process of its group at once (SIGKILL); `cause` is what its owner hears. */
+  end(cause: EndCause): void {
+    if (this.ending) return;
+    this.cause = cause;
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // The group is gone already (or was never made): the process itself then.
+      this.child.kill('SIGKILL');
+    }
+  }
+
+  /** Resident memory in MiB as the system counts it (Linux /proc), or undefined where it cannot be read. */
+  residentMb(): number | undefined {
+    const pid = this.child.pid;
+    if (pid === undefined || this.done) return undefined;
+    try {
+      const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      return kb === undefined ? undefined : Number(kb) / 1024;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * CPU time the process has used, user and system, in milliseconds (Linux /proc, counted in the
+   * system's clock ticks of 10 ms), or undefined where it cannot be read.
+   */
+  cpuMs(): number | undefined {
+    const pid = this.child.pid;
+    if (pid === undefined || this.done) return undefined;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command name, which is in parentheses and may hold spaces: state is [0], utime [11], stime [12].
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private finish(cause: EndCause): void {
+    if (this.done) return;
+    this.done = true;
+    this.child.stdout?.removeAllListeners('data');
+    this.child.stdin?.destroy();
+    this.markGone();
+    this.events.ended(cause);
+  }
+}
+
+/**
+ * Lowers the process's CPU priority to `niceness` (never raises it), so that the service's main
+ * thread wins a shared core. The plugin may lower its own further; raising it back needs a
+ * privilege it does not have under another user id.
+ */
+function lowerPriority(pid: number, niceness: number): void {
+  if (niceness <= 0) return;
+  try {
+    if (getPriority(pid) < niceness) setPriority(pid, niceness);
+  } catch {
+    // Gone already, or not permitted: it runs at the service's priority.
+  }
+}

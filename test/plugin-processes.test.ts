@@ -1,0 +1,249 @@
+// Issue 45: a contained plugin runs in processes of its own, so it cannot kill, stall, read or
+// rewire the service. Each finding of the issue is tried here the way it was reported, by the rogue
+// fixture (test/fixtures/process-plugins/rogue), against the real service: in worker threads each
+// of these attacks reached the service (its process, its environment, its answers, its CPU, its
+// memory).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { getPriority, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { builtinPluginDir } from '../kernel/host/index.js';
+import { send, type Answer } from './support/http.js';
+import { fixtures, NODE_ADDS, startTestService, withoutNodeAdds, type TestService } from './support/service.js';
+import { exitOf, listeningUrl } from './support/started-service.js';
+
+const processPlugins = path.join(fixtures, 'process-plugins');
+const GROUP = 'rogue';
+const errorOf = (answer: Answer): { code: string; message: string } => (answer.json as { error: { code: string; message: string } }).error;
+
+/** Resolves once `check` holds, polling; the test's own timeout bounds it. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** The parsed log lines with message `msg`. */
+const linesOf = (service: TestService, msg: string): Record<string, unknown>[] =>
+  service.logs
+    .join('')
+    .split('\n')
+    .filter((line) => line.includes(`"msg":"${msg}"`))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** CPU time of process `pid` in clock ticks (user + system), or undefined once it is gone. */
+function cpuTicks(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The service answers as usual: /healthz, and base64/encode of "foobar" (RFC 4648 §10: "Zm9vYmFy"). */
+async function stillAnswers(service: TestService): Promise<void> {
+  const [health, encoded] = await Promise.all([send(service.url, '/healthz', { method: 'GET' }), send(service.url, '/v1/base64/encode', { body: { text: 'foobar' } })]);
+  assert.deepEqual([health.status, encoded.status, encoded.json], [200, 200, { base64: 'Zm9vYmFy' }]);
+}
+
+describe('a contained plugin that attacks the service from its own process', { timeout: 120_000 }, () => {
+  let service: TestService;
+  const share = () => service.host.pluginProcesses.stats().get(GROUP)!;
+  before(async () => {
+    service = await startTestService(
+      { plugins: { dirs: [processPlugins] }, operations: { groupDeadlineMs: { [GROUP]: 1500 } }, metrics: { enabled: true } },
+      { builtinDir: builtinPluginDir },
+    );
+  });
+  after(() => service.stop());
+
+  it('finding 1: a handler that SIGKILLs its process costs that request a 502 naming the plugin; the service answers at once, and the plugin again', async () => {
+    const ends = share().ends.exited ?? 0;
+    const killed = await send(service.url, `/v1/${GROUP}/kill-self`, { body: {} });
+    const attacked = performance.now();
+    assert.equal(killed.status, 502);
+    assert.deepEqual(errorOf(killed), { code: 'plugin_crashed', message: `The plugin ${GROUP} stopped before answering: its process was ended by SIGKILL; it is started again for the next request` });
+    await stillAnswers(service);
+    // A generous guard: the issue's own figure for "at once".
+    assert.ok(performance.now() - attacked < 1000, 'the service answered within a second of the attack');
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/echo`, { body: { text: 'back' } })).json, { text: 'back' });
+    assert.equal(share().ends.exited, ends + 1);
+    const [line] = linesOf(service, 'plugin process ended').filter((entry) => entry.cause === 'its process was ended by SIGKILL');
+    assert.deepEqual([line?.plugin, line?.failures, line?.pauseMs], [GROUP, 1, 0]);
+  });
+
+  it('finding 4: a patched JSON.stringify in the plugin\'s module adds nothing to the answer a client gets', async () => {
+    const answer = await send(service.url, `/v1/${GROUP}/echo`, { body: { text: 'hi' } });
+    assert.deepEqual([answer.status, answer.text], [200, '{"text":"hi"}']);
+  });
+
+  it('finding 4: an answer the plugin writes on its channel itself, with an undeclared field or not JSON, reaches no client (500, the fault logged)', async () => {
+    let protocolEnds = share().ends.protocol ?? 0;
+    // 100 KiB: over workers.offloadBytes, so the service checks that answer on its pool.
+    for (const [json, padKb, problem] of [
+      [true, 0, '/isAdmin: not declared in the response schema'],
+      [false, 0, '/: the answer is not UTF-8 JSON'],
+      [true, 100, '/isAdmin: not declared in the response schema'],
+    ] as const) {
+      const requestId = `forged-${String(json)}-${padKb}`;
+      const answer = await send(service.url, `/v1/${GROUP}/forge`, { body: { json, padKb }, headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId } });
+      assert.deepEqual([answer.status, answer.headers['content-type'], answer.json], [500, 'application/json; charset=utf-8', { error: { code: 'internal_error', message: 'An internal error occurred; the request id identifies it in the log' } }]);
+      const [line] = linesOf(service, 'request failed').filter((entry) => entry.requestId === requestId);
+      assert.deepEqual((line?.fault as { problems?: string[] } | undefined)?.problems, [problem]);
+      protocolEnds++;
+      await until(() => share().ends.protocol === protocolEnds);
+    }
+    // Its real answer came after the forged one each time: the process broke the protocol and was ended, and a new one serves.
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/echo`, { body: { text: 'again' } })).json, { text: 'again' });
+  });
+
+  it('finding 5: its process holds only the variables plugins.env lists, and reads neither its own nor the service\'s /proc environ', async () => {
+    const answer = await send(service.url, `/v1/${GROUP}/environ`, { body: {} });
+    assert.deepEqual(answer.json, { self: 'ERR_ACCESS_DENIED', parent: 'ERR_ACCESS_DENIED', names: [...NODE_ADDS] });
+    // Read from outside: the process's whole environment, as the system holds it, is empty.
+    const [pid] = share().pids;
+    assert.ok(pid !== undefined);
+    assert.equal(withoutNodeAdds(readFileSync(`/proc/${pid}/environ`, 'utf8')), '');
+  });
+
+  it('finding 6: its niceness is its own: renicing its process leaves the service\'s priority as it was', async () => {
+    const before = getPriority(process.pid);
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/renice`, { body: {} })).json, { niceness: 19 });
+    assert.equal(getPriority(process.pid), before);
+    await stillAnswers(service);
+  });
+
+  it('finding 6: threads are refused without the worker grant, and work it leaves running past its deadline is ended with its process; then its processes use no CPU', async () => {
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/threads`, { body: {} })).json, { started: 'ERR_ACCESS_DENIED' });
+    const ends = share().ends['busy-idle'] ?? 0;
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/spin-after`, { body: {} })).json, { done: true });
+    const [spinning] = share().pids;
+    assert.ok(spinning !== undefined);
+    // Past the 1.5 s deadline the watch sees it computing while idle, and ends it.
+    await until(() => share().ends['busy-idle'] === ends + 1);
+    assert.equal(existsSync(`/proc/${spinning}`), false, 'the spinning process is gone');
+    await stillAnswers(service);
+    const pids = share().pids;
+    const first = pids.map(cpuTicks);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const used = pids.map((pid, index) => (cpuTicks(pid) ?? 0) - (first[index] ?? 0));
+    assert.ok(used.every((ticks) => ticks <= 5), `the plugin's processes are quiet (${used.join(', ')} ticks of 10 ms in 500 ms)`);
+  });
+
+  it('finding 7: Buffers it keeps outside the heap end its process at the resident-memory cap, and the memory is given back', async () => {
+    const capMb = service.host.pluginProcesses.sizing(GROUP)!.rssMb;
+    const ends = share().ends.memory ?? 0;
+    const pidsSeen = new Set<number>();
+    // 128 MiB a request: over the 512 MiB default cap by the fifth.
+    for (let request = 0; request < 8 && (share().ends.memory ?? 0) === ends; request++) {
+      for (const pid of share().pids) pidsSeen.add(pid);
+      const answer = await send(service.url, `/v1/${GROUP}/hoard`, { body: { mb: 128 } });
+      assert.ok(answer.status === 200 || (answer.status === 502 && errorOf(answer).code === 'plugin_crashed'), answer.text);
+      for (const pid of share().pids) pidsSeen.add(pid);
+      if (answer.status === 502) assert.match(errorOf(answer).message, new RegExp(`over its cap of ${capMb} MiB`));
+    }
+    await until(() => share().ends.memory === ends + 1);
+    const [line] = linesOf(service, 'plugin process over its memory cap');
+    assert.equal(line?.plugin, GROUP);
+    assert.ok((line?.rssMb as number) > capMb);
+    // The process that held the memory is gone, and with it the memory.
+    assert.equal(existsSync(`/proc/${String(line?.pid)}`), false);
+    assert.ok(pidsSeen.has(line?.pid as number));
+    await stillAnswers(service);
+  });
+});
+
+describe('a contained plugin whose process keeps ending', { timeout: 120_000 }, () => {
+  let service: TestService;
+  const share = () => service.host.pluginProcesses.stats().get(GROUP)!;
+  before(async () => {
+    service = await startTestService({ plugins: { dirs: [processPlugins] }, metrics: { enabled: true } }, { builtinDir: builtinPluginDir });
+  });
+  after(() => service.stop());
+  const metric = async (name: string): Promise<string | undefined> =>
+    new RegExp(`^${name} (\\d+)$`, 'm').exec((await send(service.url, '/metrics', { method: 'GET' })).text)?.[1];
+
+  it('is started again at once after one end, then only after a pause that doubles, answering 503 plugin_unavailable meanwhile; it says so in the log and /metrics, and is forgiven once it answers', async () => {
+    const exit = async (): Promise<Answer> => send(service.url, `/v1/${GROUP}/exit`, { body: {} });
+    const crashed = { code: 'plugin_crashed', message: `The plugin ${GROUP} stopped before answering: its process exited with code 3; it is started again for the next request` };
+    // First end: started again for the next request at once.
+    assert.deepEqual([(await exit()).status, errorOf(await exit())], [502, crashed]);
+    // Two in a row: a pause of 500 ms, during which nothing is started.
+    const refused = await exit();
+    assert.deepEqual([refused.status, refused.headers['retry-after'], errorOf(refused)], [503, '1', { code: 'plugin_unavailable', message: `The plugin ${GROUP} is failing (its process ended 2 times in a row); it is started again in 1 s` }]);
+    assert.deepEqual([share().processes, share().ends.exited, share().paused], [0, 2, true]);
+    assert.equal(await metric('toolshed_plugin_paused{plugin="rogue"}'), '1');
+    await stillAnswers(service);
+    // Each further end doubles the pause: 1 s, 2 s, 4 s after the third, fourth and fifth.
+    for (const failures of [3, 4, 5]) {
+      await until(() => !share().paused);
+      assert.equal((await exit()).status, 502);
+      assert.equal(share().failures, failures);
+    }
+    const ended = linesOf(service, 'plugin process ended');
+    assert.deepEqual(ended.map((line) => [line.failures, line.pauseMs]), [[1, 0], [2, 500], [3, 1000], [4, 2000], [5, 4000]]);
+    assert.ok(ended.every((line) => line.plugin === GROUP && line.cause === 'its process exited with code 3'));
+    assert.deepEqual(linesOf(service, 'plugin keeps failing').map((line) => [line.plugin, line.failures]), [[GROUP, 5]]);
+    assert.equal(await metric('toolshed_plugin_failures{plugin="rogue"}'), '5');
+    assert.equal(await metric('toolshed_plugin_process_ends_total{plugin="rogue",cause="exited"}'), '5');
+    // Once a process answers, the plugin is forgiven.
+    await until(() => !share().paused);
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/echo`, { body: { text: 'well' } })).json, { text: 'well' });
+    assert.equal(await metric('toolshed_plugin_failures{plugin="rogue"}'), '0');
+  });
+});
+
+describe('a plugin whose import ends its own process', { timeout: 60_000 }, () => {
+  it('stops the start naming the plugin, and only the process loading it ends', async () => {
+    const killers = path.join(fixtures, 'import-killers');
+    await assert.rejects(startTestService({ plugins: { dirs: [killers] } }), (error: Error) => {
+      assert.equal(error.message, `Cannot load the plugin ${path.join(killers, 'dies-at-import', 'index.js')}:\n- its module stopped the process loading it: was ended by SIGKILL`);
+      return true;
+    });
+  });
+});
+
+/** The processes whose parent is `parent` (Linux /proc). */
+function childrenOf(parent: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
+      } catch {
+        return false; // Gone meanwhile.
+      }
+    })
+    .map(Number);
+}
+
+describe('finding 5 against a service started with a secret in its environment', { timeout: 60_000 }, () => {
+  it('keeps the secret from the plugin: not in its environment, and neither /proc/self/environ nor the service\'s is readable', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-environ-'));
+    const config = path.join(dir, 'config.yaml');
+    await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(processPlugins)}]\n  env:\n    ${GROUP}: [TOOLSHED_GIVEN]\noperations:\n  warmUp: false\n`);
+    const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
+    const secret = 'kept-from-every-plugin-7d1e';
+    const child = spawn(process.execPath, [bin, 'serve'], {
+      env: { PATH: process.env.PATH, TOOLSHED_CONFIG: config, PORT: '0', TOOLSHED_SECRET: secret, TOOLSHED_GIVEN: 'given' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await listeningUrl(child);
+      assert.ok(readFileSync(`/proc/${child.pid}/environ`, 'utf8').includes(secret), 'the service has the secret');
+      const answer = await send(url, `/v1/${GROUP}/environ`, { body: {} });
+      assert.deepEqual(answer.json, { self: 'ERR_ACCESS_DENIED', parent: 'ERR_ACCESS_DENIED', names: [...NODE_ADDS, 'TOOLSHED_GIVEN'] });
+      const plugins = childrenOf(child.pid!);
+      assert.equal(plugins.length, 1, 'one plugin process, started for the request');
+      assert.equal(withoutNodeAdds(readFileSync(`/proc/${plugins[0]}/environ`, 'utf8')), 'TOOLSHED_GIVEN=given\0');
+    } finally {
+      child.kill('SIGTERM');
+      await exitOf(child);
+    }
+  });
+});

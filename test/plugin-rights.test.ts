@@ -1,0 +1,137 @@
+// What a contained plugin's processes may do (issue 45 item 1; docs/writing-a-plugin.md, the
+// containment table): the user they run as (`plugins.user`), and what the operator may grant them
+// beyond reading their own modules (`plugins.grants.<group>`): the network, threads, more files.
+// Each row of the table is tried here or in test/plugin-processes.test.ts and test/isolation.test.ts.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, symlink } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { getPriority, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, it, type TestContext } from 'node:test';
+import { builtinPluginDir } from '../kernel/host/index.js';
+import { send } from './support/http.js';
+import { fixtures, startTestService, type TestService } from './support/service.js';
+
+const processPlugins = path.join(fixtures, 'process-plugins');
+const GROUP = 'rogue';
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const asRoot = process.getuid?.() === 0;
+const NOT_ROOT = 'the tests do not run as root here, and only root may run a plugin as another user';
+
+/** Resolves once `check` holds, polling; the test's own timeout bounds it. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** Starts a service with the rogue plugin, `plugins` merged into its section, stopped after the test. */
+async function rogueService(t: TestContext, plugins: Record<string, unknown> = {}, config: Record<string, unknown> = {}): Promise<TestService> {
+  const service = await startTestService({ ...config, plugins: { dirs: [processPlugins], ...plugins } }, { builtinDir: builtinPluginDir });
+  t.after(() => service.stop());
+  return service;
+}
+
+/** The real user id of the plugin's one process, started by a request. */
+async function pluginUid(service: TestService): Promise<number> {
+  assert.deepEqual((await send(service.url, `/v1/${GROUP}/echo`, { body: { text: 'x' } })).json, { text: 'x' });
+  const [pid] = service.host.pluginProcesses.stats().get(GROUP)!.pids;
+  return Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+}
+
+const keptRoot = (service: TestService): string[] =>
+  service.logs
+    .join('')
+    .split('\n')
+    .filter((line) => line.includes('"msg":"plugin processes run as the service\'s user (root)"'));
+
+describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_000 }, () => {
+  it('auto, with the service as root: nobody (65534), which may neither signal nor renice the service', { skip: !asRoot && NOT_ROOT }, async (t) => {
+    const service = await rogueService(t);
+    if (keptRoot(service).length > 0) return t.skip(`a folder above this checkout is private, so the plugin runs as root here: ${keptRoot(service)[0]}`);
+    assert.equal(await pluginUid(service), 65534);
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/kill-parent`, { body: {} })).json, { kill: 'EPERM', renice: 'EPERM' });
+  });
+
+  it('auto keeps the service\'s user, and says why, when a folder above the plugin is private', { skip: !asRoot && NOT_ROOT }, async (t) => {
+    // mkdtemp makes a folder only its owner may enter.
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-private-'));
+    await mkdir(path.join(dir, 'plugins', GROUP), { recursive: true });
+    await copyFile(path.join(processPlugins, GROUP, 'index.js'), path.join(dir, 'plugins', GROUP, 'index.js'));
+    await mkdir(path.join(dir, 'node_modules', '@toolshed'), { recursive: true });
+    await symlink(path.join(repoRoot, 'plugin-sdk'), path.join(dir, 'node_modules', '@toolshed', 'plugin-sdk'), 'dir');
+    const service = await startTestService({ plugins: { dirs: [path.join(dir, 'plugins')] } }, { builtinDir: builtinPluginDir });
+    t.after(() => service.stop());
+    const [line] = keptRoot(service).map((entry) => JSON.parse(entry) as Record<string, unknown>);
+    assert.deepEqual([line?.plugin, line?.reason], [GROUP, `${dir} is not readable by other users`]);
+    assert.equal(await pluginUid(service), 0);
+  });
+
+  it('service: the service\'s own user, which may signal the service (what a plugin still can as the same user)', async (t) => {
+    // The test services run at niceness 0 (test/support/service.ts); this one at the default, 10.
+    const service = await rogueService(t, { user: 'service' }, { workers: { niceness: 10 } });
+    assert.equal(await pluginUid(service), process.getuid?.());
+    // It runs at workers.niceness, below the service.
+    assert.equal(getPriority(service.host.pluginProcesses.stats().get(GROUP)!.pids[0]), 10);
+    // Signal 0 asks the system whether a signal would be delivered, and delivers none.
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/signal`, { body: { pid: process.pid } })).json, { signal: 'allowed' });
+  });
+
+  it('{ uid, gid }: that user', { skip: !asRoot && NOT_ROOT }, async (t) => {
+    const service = await rogueService(t, { user: { uid: 65534, gid: 65534 } });
+    if (keptRoot(service).length > 0 || service.logs.join('').includes('EACCES')) return t.skip('this checkout is not readable by uid 65534');
+    assert.equal(await pluginUid(service), 65534);
+  });
+});
+
+describe('the heap cap of a contained plugin\'s processes (plugins.limits.<group>.memoryMb)', { timeout: 120_000 }, () => {
+  it('ends a process whose heap passes it: that request is 502 plugin_crashed naming the plugin, the service answers, and the plugin again', async (t) => {
+    const service = await rogueService(t, { limits: { [GROUP]: { memoryMb: 32 } } });
+    const share = () => service.host.pluginProcesses.stats().get(GROUP)!;
+    const leaked = await send(service.url, `/v1/${GROUP}/leak`, { body: { mb: 64 } });
+    const error = (leaked.json as { error: { code: string; message: string } }).error;
+    assert.deepEqual([leaked.status, error.code], [502, 'plugin_crashed']);
+    // How V8 ends a process out of heap (SIGABRT, SIGTRAP, an exit code) differs between versions; the plugin is named either way.
+    assert.match(error.message, new RegExp(`^The plugin ${GROUP} stopped before answering: its process (was ended by SIG[A-Z]+|exited with code \\d+); it is started again for the next request$`));
+    assert.equal(share().ends.exited, 1);
+    assert.deepEqual((await send(service.url, '/v1/base64/encode', { body: { text: 'foobar' } })).json, { base64: 'Zm9vYmFy' });
+    // Under the cap it answers, in a new process.
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/leak`, { body: { mb: 4 } })).json, { done: true });
+  });
+});
+
+describe('what the operator may grant a contained plugin (plugins.grants.<group>)', { timeout: 120_000 }, () => {
+  // Node 26's permission model restricts the network unless --allow-net; Node 20's has no network permission at all.
+  const restricts = process.allowedNodeEnvironmentFlags.has('--allow-net');
+
+  it(`the network: ${restricts ? 'none by default on this Node, a connection with net: true' : 'open on this Node (20), whose permission model has no network permission, with or without net: true'}`, async (t) => {
+    const server = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => server.close());
+    const { port } = server.address() as AddressInfo;
+    const plain = await rogueService(t);
+    assert.deepEqual((await send(plain.url, `/v1/${GROUP}/connect`, { body: { port } })).json, { connect: restricts ? 'ERR_ACCESS_DENIED' : 'allowed' });
+    const granted = await rogueService(t, { grants: { [GROUP]: { net: true } } });
+    assert.deepEqual((await send(granted.url, `/v1/${GROUP}/connect`, { body: { port } })).json, { connect: 'allowed' });
+  });
+
+  it('file reads: its own folder and modules only, and the files the operator names', async (t) => {
+    const plain = await rogueService(t);
+    // Its own module is readable; /etc/hostname (readable by every user) is not.
+    assert.deepEqual((await send(plain.url, `/v1/${GROUP}/read`, { body: { path: path.join(processPlugins, GROUP, 'index.js') } })).json, { read: 'allowed' });
+    assert.deepEqual((await send(plain.url, `/v1/${GROUP}/read`, { body: { path: '/etc/hostname' } })).json, { read: 'ERR_ACCESS_DENIED' });
+    const granted = await rogueService(t, { grants: { [GROUP]: { read: ['/etc/hostname'] } } });
+    assert.deepEqual((await send(granted.url, `/v1/${GROUP}/read`, { body: { path: '/etc/hostname' } })).json, { read: 'allowed' });
+  });
+
+  it('threads (worker: true), which its process takes with it when it is ended after its deadline (finding 6 as reported)', async (t) => {
+    const service = await rogueService(t, { grants: { [GROUP]: { worker: true } } }, { operations: { groupDeadlineMs: { [GROUP]: 1000 } } });
+    const share = () => service.host.pluginProcesses.stats().get(GROUP)!;
+    // Two threads spinning forever, and the answer at once.
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/threads`, { body: {} })).json, { started: 'allowed' });
+    const [pid] = share().pids;
+    await until(() => share().ends['busy-idle'] === 1);
+    assert.deepEqual(share().pids.includes(pid!), false);
+    assert.throws(() => readFileSync(`/proc/${pid}/stat`), { code: 'ENOENT' }, 'its process and its threads are gone');
+  });
+});
