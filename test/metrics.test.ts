@@ -53,7 +53,7 @@ describe('GET /metrics', () => {
     assert.ok(readme.includes('with metrics off (the default), `/metrics` is an unknown path, a 404 that counts and carries the headers'), 'README: off');
     const limits = { rateLimit: { anonymous: { max: 3 } } };
     const off = await start(limits);
-    const remaining = async (service: TestService, path: string, method = 'GET'): Promise<[number, string | undefined]> => {
+    const remaining = async (service: InProcessService, path: string, method = 'GET'): Promise<[number, string | undefined]> => {
       const answer = await send(service.url, path, method === 'GET' ? { method } : { body: { text: 'x' } });
       return [answer.status, answer.headers['ratelimit-remaining'] as string | undefined];
     };
