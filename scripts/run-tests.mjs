@@ -8,7 +8,8 @@
 // afterwards, one at a time: those that measure how the service holds up under load of their own
 // making, and those that bound CPU-heavy work (10 MB inputs) by the SDK's hang guard; beside
 // neighbours the first would measure the machine, and the second ran five times slower and past
-// the guard. TEST_CONCURRENCY sets how many files run at once (1: one at a time, as node --test).
+// the guard. The second kind runs one file per core (each has a core, as alone); the first alone.
+// TEST_CONCURRENCY sets how many files run at once (1: one at a time, as node --test).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -57,7 +58,8 @@ const longest = [
 ];
 const rank = (file) => (longest.includes(file) ? longest.indexOf(file) : longest.length);
 const together = files.filter((file) => !alone.has(file)).sort((a, b) => rank(a) - rank(b));
-const separately = files.filter((file) => alone.has(file));
+const loading = files.filter((file) => underLoad.has(file));
+const guarded = files.filter((file) => alone.has(file) && !underLoad.has(file));
 
 const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? availableParallelism() * 3));
 const reporters = [
@@ -76,6 +78,11 @@ function runBatch(batch, at) {
 
 console.log(`${together.length} test files, ${concurrency} at a time`);
 const passedTogether = runBatch(together, concurrency);
-if (separately.length > 0) console.log(`\n${separately.length} test files that load the service or the CPU themselves, one at a time`);
-const passedSeparately = runBatch(separately, 1);
-process.exit(passedTogether && passedSeparately ? 0 : 1);
+// The hang-guarded files bound CPU-bound work, one core's worth each: as many at once as there are
+// cores, so each still has one to itself. The files that load the service run after them, alone.
+const cores = Math.max(1, Math.min(Number(process.env.TEST_CONCURRENCY ?? Infinity), availableParallelism()));
+if (guarded.length > 0) console.log(`\n${guarded.length} test files whose CPU-bound work has a hang guard, ${cores} at a time (one per core)`);
+const passedGuarded = runBatch(guarded, cores);
+if (loading.length > 0) console.log(`\n${loading.length} test files that load the service themselves, one at a time`);
+const passedLoading = runBatch(loading, 1);
+process.exit(passedTogether && passedGuarded && passedLoading ? 0 : 1);

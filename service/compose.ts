@@ -4,7 +4,7 @@
  * OpenAPI document) and handed to the HTTP service as a list. Arrows point from here inward only.
  */
 import { nearestOperation } from '../kernel/host/index.js';
-import { type DoorKit, type FrontDoor, type RunningService, type StartOptions, startService } from '../kernel/http/index.js';
+import { type BuiltService, buildService, type DoorKit, type FrontDoor, type RunningService, type StartOptions, startService } from '../kernel/http/index.js';
 import { mcpDoor } from '../mcp/route.js';
 import { toolPages } from '../tool-pages/serve.js';
 import { extensions } from './extensions.js';
@@ -21,7 +21,15 @@ export function frontDoors(kit: DoorKit): FrontDoor[] {
   return doors;
 }
 
+/** The whole service's composition, the one both functions below hand the HTTP door. */
+const composed = (options: Omit<StartOptions, 'doors' | 'extensions'>): StartOptions => ({ ...options, doors: frontDoors, extensions });
+
 /** Starts the HTTP service with every front door. */
-export function startToolshed(options: Omit<StartOptions, 'doors'>): Promise<RunningService> {
-  return startService({ ...options, doors: frontDoors, extensions });
+export function startToolshed(options: Omit<StartOptions, 'doors' | 'extensions'>): Promise<RunningService> {
+  return startService(composed(options));
+}
+
+/** The same service, composed but not listening: its request callback for in-process tests. */
+export function buildToolshed(options: Omit<StartOptions, 'doors' | 'extensions'>): Promise<BuiltService> {
+  return buildService(composed(options));
 }

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { digestApiKey, generateApiKey, KEY_PREFIX } from '../kernel/http/api-keys.js';
 import { send } from './support/http.js';
-import { serviceStarter } from './support/service.js';
+import { inProcessStarter } from './support/service.js';
 
 const key = generateApiKey();
 const revoked = generateApiKey();
-const start = serviceStarter();
+const start = inProcessStarter();
 
 const echo = '/v1/kernel-probe/echo';
 const body = { text: 'x' };

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { type WorkerPoolStats } from '../kernel/host/pool/worker-pool.js';
 import { ByteBudget } from '../kernel/host/byte-budget.js';
 import { send, type Answer } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
 const echo = '/v1/kernel-probe/echo';
 const hold = '/v1/kernel-probe/hold';
@@ -21,7 +21,7 @@ before(async () => {
 after(() => rm(folder, { recursive: true, force: true }));
 
 /** Resolves once the pool's numbers satisfy `ready` (a guard of 20 s only against a hang). */
-async function poolReaches(service: TestService, ready: (stats: WorkerPoolStats) => boolean): Promise<void> {
+async function poolReaches(service: InProcessService, ready: (stats: WorkerPoolStats) => boolean): Promise<void> {
   const giveUp = Date.now() + 20_000;
   while (!ready(service.host.poolStats())) {
     assert.ok(Date.now() < giveUp, `the pool never got there: ${JSON.stringify(service.host.poolStats())}`);
@@ -36,10 +36,10 @@ function sample(text: string, name: string): number | undefined {
 }
 
 describe('server.readingBytes', () => {
-  let service: TestService;
+  let service: InProcessService;
   before(async () => {
     // The smallest budgets allowed (1 MiB each), and time enough for 2 MiB of work on a busy machine.
-    service = await startTestService({ server: { readingBytes: 1048576, sendingBytes: 1048576, writeTimeoutMs: 90_000 }, workers: { requestBudgetMs: 60_000 } });
+    service = await buildTestService({ server: { readingBytes: 1048576, sendingBytes: 1048576, writeTimeoutMs: 90_000 }, workers: { requestBudgetMs: 60_000 } });
   });
   after(() => service.stop());
 
@@ -61,10 +61,10 @@ describe('server.readingBytes', () => {
 });
 
 describe('the bulk lane of the worker pool', () => {
-  let service: TestService;
+  let service: InProcessService;
   before(async () => {
     // threads 2 → whole requests hold max(1, 2 − 1) = 1 thread; maxQueue 16 → they wait in max(1, ⌊16/16⌋) = 1 place.
-    service = await startTestService({ metrics: { enabled: true }, workers: { threads: 2, maxQueue: 16, requestBudgetMs: 60_000 }, server: { writeTimeoutMs: 90_000 } });
+    service = await buildTestService({ metrics: { enabled: true }, workers: { threads: 2, maxQueue: 16, requestBudgetMs: 60_000 }, server: { writeTimeoutMs: 90_000 } });
   });
   after(() => service.stop());
 
@@ -97,7 +97,7 @@ describe('the bulk lane of the worker pool', () => {
 
 describe('the bulk lane with the default configuration', () => {
   it('is 1 thread and 16 places (threads 2, maxQueue 256), as configuration.md says', async () => {
-    const service = await startTestService({ metrics: { enabled: true } });
+    const service = await buildTestService({ metrics: { enabled: true } });
     try {
       const metrics = (await send(service.url, '/metrics', { method: 'GET' })).text;
       // max(1, 2 − 1) = 1; max(1, ⌊256 / 16⌋) = 16.
@@ -112,9 +112,9 @@ describe('the bulk lane with the default configuration', () => {
 
 describe('workers.requestBudgetMs', () => {
   const budgetMs = 6000;
-  let service: TestService;
+  let service: InProcessService;
   before(async () => {
-    service = await startTestService({ workers: { threads: 2, maxQueue: 16, requestBudgetMs: budgetMs } });
+    service = await buildTestService({ workers: { threads: 2, maxQueue: 16, requestBudgetMs: budgetMs } });
   });
   after(() => service.stop());
 

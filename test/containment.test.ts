@@ -11,12 +11,12 @@ import { defaultsFile, readConfig, validateCoreConfig } from '../kernel/host/con
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send, type Answer } from './support/http.js';
 import { run } from './support/packages.js';
-import { fixtures, startTestService, type TestService } from './support/service.js';
+import { fixtures, buildTestService, type InProcessService } from './support/service.js';
 
 const hostilePlugins = path.join(fixtures, 'hostile-plugins');
 const errorCode = (answer: Answer): string => (answer.json as { error: { code: string } }).error.code;
 /** The parsed log lines with message `msg`. */
-const linesOf = (service: TestService, msg: string): Record<string, unknown>[] =>
+const linesOf = (service: InProcessService, msg: string): Record<string, unknown>[] =>
   service.logs
     .join('')
     .split('\n')
@@ -36,10 +36,10 @@ describe('the deadline of every operation', () => {
 });
 
 describe('third-party plugins beside the built-ins, with default settings but a short deadline', { timeout: 120_000 }, () => {
-  let service: TestService;
+  let service: InProcessService;
   before(async () => {
     // Everything at its default except the deadline: 3 s instead of 10 s, still shorter than the 8 s loop.
-    service = await startTestService({ plugins: { dirs: [hostilePlugins] }, operations: { deadlineMs: 3000 } }, { builtinDir: builtinPluginDir });
+    service = await buildTestService({ plugins: { dirs: [hostilePlugins] }, operations: { deadlineMs: 3000 } }, { builtinDir: builtinPluginDir });
   });
   after(() => service.stop());
 
@@ -75,9 +75,9 @@ describe('third-party plugins beside the built-ins, with default settings but a 
 });
 
 describe('a plugin the operator trusts', { timeout: 120_000 }, () => {
-  let service: TestService;
+  let service: InProcessService;
   before(async () => {
-    service = await startTestService(
+    service = await buildTestService(
       {
         plugins: { dirs: [hostilePlugins], trusted: ['busy-loop', 'never-settles'] },
         // A long global deadline and a short one for one group: only the group's can end the wait below.
@@ -123,7 +123,7 @@ describe('a trusted plugin\'s synchronous loop past its deadline', { timeout: 12
     const docs = ['docs/configuration.md', 'docs/writing-a-plugin.md'].map((file) => readFileSync(fileURLToPath(new URL(`../../${file}`, import.meta.url)), 'utf8').replace(/\s+/g, ' '));
     for (const text of docs) assert.match(text, /JavaScript cannot be stopped in the middle of a synchronous loop on the main thread/);
     assert.match(docs[0]!, /answered when it returns, with its own result \(a 200, however late\)/);
-    const service = await startTestService(
+    const service = await buildTestService(
       { plugins: { dirs: [hostilePlugins], trusted: ['busy-loop'] }, operations: { groupDeadlineMs: { 'busy-loop': 200 } } },
       { builtinDir: builtinPluginDir },
     );
@@ -157,7 +157,7 @@ describe('configuration of containment', () => {
   it('refuses to trust an unknown or a built-in group, a deadline for an unknown group, and a deadline or request budget the silent-connection timeout would cut', async () => {
     const operations = { groupDeadlineMs: { 'no-such': 500, 'busy-loop': 30_000 } };
     await assert.rejects(
-      startTestService({ plugins: { dirs: [hostilePlugins], trusted: ['no-such-group', 'base64'] }, operations, workers: { requestBudgetMs: 30_000 } }, { builtinDir: builtinPluginDir }),
+      buildTestService({ plugins: { dirs: [hostilePlugins], trusted: ['no-such-group', 'base64'] }, operations, workers: { requestBudgetMs: 30_000 } }, { builtinDir: builtinPluginDir }),
       (error: Error) => {
         assert.equal(
           error.message,

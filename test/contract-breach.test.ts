@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { send } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
-let service: TestService;
+let service: InProcessService;
 before(async () => {
-  service = await startTestService({ workers: { offloadBytes: 1024, requestBudgetMs: 60_000 }, server: { writeTimeoutMs: 90_000 } });
+  service = await buildTestService({ workers: { offloadBytes: 1024, requestBudgetMs: 60_000 }, server: { writeTimeoutMs: 90_000 } });
 });
 after(() => service.stop());
 

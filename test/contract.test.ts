@@ -8,12 +8,12 @@ import { validate } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
-let service: TestService;
+let service: InProcessService;
 let document: { paths: Record<string, { post: Record<string, unknown> }> } & Record<string, unknown>;
 before(async () => {
-  service = await startTestService({}, { builtinDir: builtinPluginDir });
+  service = await buildTestService({}, { builtinDir: builtinPluginDir });
   document = (await send(service.url, '/v1/openapi.json', { method: 'GET' })).json as typeof document;
 });
 after(() => service.stop());

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { send } from './support/http.js';
-import { serviceStarter } from './support/service.js';
+import { inProcessStarter } from './support/service.js';
 
-const start = serviceStarter();
+const start = inProcessStarter();
 
 const echo = '/v1/kernel-probe/echo';
 const preflight = (origin: string) => ({

@@ -9,14 +9,14 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { send } from './support/http.js';
-import { externalPlugins, startTestService, type TestService } from './support/service.js';
+import { externalPlugins, buildTestService, type InProcessService } from './support/service.js';
 
 const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
 const off = (group: string) => `The group ${group} exists but is switched off on this server. This server's operations are listed at /v1/openapi.json.`;
 
-let service: TestService;
+let service: InProcessService;
 before(async () => {
-  service = await startTestService({ plugins: { disabled: ['greeting'] } });
+  service = await buildTestService({ plugins: { disabled: ['greeting'] } });
 });
 after(() => service.stop());
 

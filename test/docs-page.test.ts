@@ -8,14 +8,14 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { DOCS_CSP, docsAssets } from '../kernel/http/docs-page.js';
 import { send } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
-let service: TestService;
-let disabled: TestService;
+let service: InProcessService;
+let disabled: InProcessService;
 before(async () => {
   // The anonymous limit of 1 shows the page is outside the rate limit: many loads, no 429.
-  service = await startTestService({ rateLimit: { anonymous: { max: 1 } } });
-  disabled = await startTestService({ docs: { enabled: false } });
+  service = await buildTestService({ rateLimit: { anonymous: { max: 1 } } });
+  disabled = await buildTestService({ docs: { enabled: false } });
 });
 after(async () => {
   await service.stop();
@@ -64,7 +64,7 @@ describe('GET /docs', () => {
     assert.equal(answer.status, 302);
     assert.equal(answer.headers.location, '/docs');
     // With the tool pages on, / is their list (test/tool-pages.test.ts).
-    const noToolPages = await startTestService({ docs: { toolPages: false } });
+    const noToolPages = await buildTestService({ docs: { toolPages: false } });
     try {
       const root = await send(noToolPages.url, '/', { method: 'GET' });
       assert.equal(root.status, 302);

@@ -10,7 +10,7 @@ import { startFeed, type FakeFeed } from '../plugins/currency-converter/fake-fee
 import { startResolver, type FakeResolver } from '../plugins/dns-lookup/fake-resolver.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
 type Body = Record<string, unknown>;
 interface Operation {
@@ -24,7 +24,7 @@ interface ApiDocument {
   components: Record<string, unknown>;
 }
 
-let service: TestService;
+let service: InProcessService;
 let resolver: FakeResolver;
 let feed: FakeFeed;
 let document: ApiDocument;
@@ -32,7 +32,7 @@ before(async () => {
   // Loopback fakes for the two operations with an upstream: every name is NXDOMAIN, the feed is the fixed test day.
   resolver = await startResolver();
   feed = await startFeed();
-  service = await startTestService(
+  service = await buildTestService(
     {
       rateLimit: { anonymous: { max: 100_000 }, apiKey: { max: 100_000 } },
       dns: { resolvers: { cloudflare: resolver.url, google: resolver.url } },

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { scaffoldPlugin } from '../cli/scaffold/scaffold.js';
 import { send } from './support/http.js';
 import { linkRegistryPackages, linkToolshed, packedFiles, repoRoot, runOk, unpackTarball } from './support/packages.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
 const example = path.join(repoRoot, 'examples', 'hmac-signature');
 const work = await mkdtemp(path.join(tmpdir(), 'toolshed-example-'));
@@ -20,7 +20,7 @@ const work = await mkdtemp(path.join(tmpdir(), 'toolshed-example-'));
  * (dist/kernel/discover.js) resolves package names from just the same.
  */
 const installed = path.join(repoRoot, 'dist', 'node_modules', 'toolshed-plugin-hmac');
-let service: TestService | undefined;
+let service: InProcessService | undefined;
 
 before(() => rm(installed, { recursive: true, force: true }));
 after(async () => {
@@ -56,11 +56,11 @@ describe('Toolshed with a package plugin and a folder plugin', () => {
     await mkdir(path.join(plugins, 'node_modules', '@toolshed'), { recursive: true });
     await symlink(path.join(repoRoot, 'plugin-sdk'), path.join(plugins, 'node_modules', '@toolshed', 'plugin-sdk'), 'dir');
     await linkRegistryPackages(path.join(plugins, 'node_modules'), ['typescript', '@types/node']);
-    // Its test imports the host it hands to the SDK's harness (toolshed/testing), as the scaffold writes it.
+    // The scaffold's own test imports toolshed/testing: Toolshed is linked as its dev dependency.
     await linkToolshed(path.join(plugins, 'node_modules'));
     await runOk('npm', ['run', 'build'], { cwd: path.join(plugins, 'word-tools') });
     const builtin = await mkdtemp(path.join(tmpdir(), 'toolshed-no-builtin-'));
-    service = await startTestService({ plugins: { dirs: [plugins], packages: ['toolshed-plugin-hmac'] } }, { builtinDir: builtin });
+    service = await buildTestService({ plugins: { dirs: [plugins], packages: ['toolshed-plugin-hmac'] } }, { builtinDir: builtin });
   });
 
   it('installs the package without an SDK of its own: the peer is the SDK Toolshed runs', () => {

@@ -7,19 +7,19 @@ import { digestApiKey, generateApiKey } from '../kernel/http/api-keys.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { startRedisServer } from './support/redis-server.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
-const services: TestService[] = [];
+const services: InProcessService[] = [];
 after(() => Promise.all(services.map((service) => service.stop())));
 
 /** A service with the real base64 plugin only. */
-async function start(config: Record<string, unknown>, options: { bodyLimit?: number } = {}): Promise<TestService> {
-  const service = await startTestService({ plugins: { enabled: ['base64'] }, ...config }, { builtinDir: builtinPluginDir, ...options });
+async function start(config: Record<string, unknown>, options: { bodyLimit?: number } = {}): Promise<InProcessService> {
+  const service = await buildTestService({ plugins: { enabled: ['base64'] }, ...config }, { builtinDir: builtinPluginDir, ...options });
   services.push(service);
   return service;
 }
 
-async function scrape(service: TestService): Promise<string> {
+async function scrape(service: InProcessService): Promise<string> {
   const answer = await send(service.url, '/metrics', { method: 'GET' });
   assert.equal(answer.status, 200);
   assert.equal(answer.headers['content-type'], 'text/plain; version=0.0.4; charset=utf-8');
@@ -53,7 +53,7 @@ describe('GET /metrics', () => {
     assert.ok(readme.includes('with metrics off (the default), `/metrics` is an unknown path, a 404 that counts and carries the headers'), 'README: off');
     const limits = { rateLimit: { anonymous: { max: 3 } } };
     const off = await start(limits);
-    const remaining = async (service: TestService, path: string, method = 'GET'): Promise<[number, string | undefined]> => {
+    const remaining = async (service: InProcessService, path: string, method = 'GET'): Promise<[number, string | undefined]> => {
       const answer = await send(service.url, path, method === 'GET' ? { method } : { body: { text: 'x' } });
       return [answer.status, answer.headers['ratelimit-remaining'] as string | undefined];
     };

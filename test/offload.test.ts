@@ -4,13 +4,13 @@ import { after, before, describe, it } from 'node:test';
 import { LONG_ANSWER_CHARS } from '../kernel/host/answer.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
-let service: TestService;
+let service: InProcessService;
 before(async () => {
   // 5 s: small jobs must finish inside the budget even on a loaded machine; only the spin test
   // waits it out.
-  service = await startTestService({ workers: { offloadBytes: 1024, requestBudgetMs: 5000 }, server: { maxAnswerBytes: 64 * 1024 } });
+  service = await buildTestService({ workers: { offloadBytes: 1024, requestBudgetMs: 5000 }, server: { maxAnswerBytes: 64 * 1024 } });
 });
 after(() => service.stop());
 
@@ -70,9 +70,9 @@ describe('offloading large requests to the worker pool', () => {
 });
 
 describe('operations declaring linear work (cost: linear) keep larger bodies on the main thread', () => {
-  let builtins: TestService;
+  let builtins: InProcessService;
   before(async () => {
-    builtins = await startTestService({ workers: { offloadBytes: 1024, linearOffloadBytes: 8192, requestBudgetMs: 5000 } }, { builtinDir: builtinPluginDir });
+    builtins = await buildTestService({ workers: { offloadBytes: 1024, linearOffloadBytes: 8192, requestBudgetMs: 5000 } }, { builtinDir: builtinPluginDir });
   });
   after(() => builtins.stop());
   const jobsFor = async (path: string, text: string): Promise<number> => {
@@ -96,9 +96,9 @@ describe('operations declaring linear work (cost: linear) keep larger bodies on 
 });
 
 describe('long answers from the main thread go out as their UTF-8 bytes, encoded once', () => {
-  let builtins: TestService;
+  let builtins: InProcessService;
   before(async () => {
-    builtins = await startTestService({ server: { maxAnswerBytes: 48 * 1024 } }, { builtinDir: builtinPluginDir });
+    builtins = await buildTestService({ server: { maxAnswerBytes: 48 * 1024 } }, { builtinDir: builtinPluginDir });
   });
   after(() => builtins.stop());
   const decode = (text: string) => send(builtins.url, '/v1/base64/decode', { body: { base64: Buffer.from(text).toString('base64') } });

@@ -27,7 +27,7 @@ before(async () => {
   await mkdir(path.join(nodeModules, '@toolshed'), { recursive: true });
   await symlink(path.join(repoRoot, 'plugin-sdk'), path.join(nodeModules, '@toolshed', 'plugin-sdk'), 'dir');
   await linkRegistryPackages(nodeModules, ['typescript', '@types/node']);
-  // Its test imports the host it hands to the SDK's harness (toolshed/testing), as the scaffold writes it.
+  // The scaffold's own test imports toolshed/testing: Toolshed is linked as its dev dependency.
   await linkToolshed(nodeModules);
   await runOk('npm', ['run', 'build'], { cwd: pluginDir });
   // NODE_V8_COVERAGE stays (offlineEnv drops it for npm's sake), so the command counts toward coverage.

@@ -12,7 +12,7 @@ import { discoverPlugins, loadPlugin, PluginLoadError } from '../kernel/host/dis
 import { loadForServing } from '../kernel/host/inspect-config.js';
 import { send } from './support/http.js';
 import { repoRoot } from './support/packages.js';
-import { externalPlugins, fixtures, startTestService } from './support/service.js';
+import { externalPlugins, fixtures, buildTestService } from './support/service.js';
 
 /** The version in Toolshed's own package.json, which built-in plugins log as theirs. */
 const serviceVersion = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -81,7 +81,7 @@ describe('plugin loading', () => {
   });
 
   it('logs one line per plugin: group, version, source and operation count', async () => {
-    const service = await startTestService({ plugins: { disabled: ['greeting'] } });
+    const service = await buildTestService({ plugins: { disabled: ['greeting'] } });
     try {
       const lines = logLines(service.logs, 'plugin loaded');
       const pick = ({ group, version, source, operations, enabled }: Record<string, unknown>) => ({ group, version, source, operations, enabled });
@@ -136,14 +136,14 @@ describe('plugin loading', () => {
 
 describe('replacing a built-in plugin', () => {
   it('refuses a third-party plugin of a built-in group the configuration does not disable, saying how to replace it', async () => {
-    await assert.rejects(startTestService({ plugins: { dirs: [replacements] } }), (error: Error) => {
+    await assert.rejects(buildTestService({ plugins: { dirs: [replacements] } }), (error: Error) => {
       assert.match(error.message, /loads "greeting" from .*replacement-plugins\/greeting\/index\.js, but that group is built in: to replace the built-in plugin, add "greeting" to plugins\.disabled/);
       return true;
     });
   });
 
   it('serves the third-party plugin instead of the disabled built-in, and says so once in the log', async () => {
-    const service = await startTestService({ plugins: { dirs: [replacements], disabled: ['greeting'] } });
+    const service = await buildTestService({ plugins: { dirs: [replacements], disabled: ['greeting'] } });
     try {
       // The built-in greeting answers "Hello, Ada!"; the replacement's answer is its own.
       const answer = await send(service.url, '/v1/greeting/hello', { body: { name: 'Ada' } });

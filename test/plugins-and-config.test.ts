@@ -7,11 +7,11 @@ import { after, describe, it } from 'node:test';
 import { ConfigError, loadConfig, mergeConfig, validateCoreConfig } from '../kernel/host/config.js';
 import { discoverPlugins } from '../kernel/host/discover.js';
 import { send } from './support/http.js';
-import { externalPlugins, fixtures, startTestService, type TestService } from './support/service.js';
+import { externalPlugins, fixtures, buildTestService, type InProcessService } from './support/service.js';
 
 const badPlugins = path.join(fixtures, 'bad-plugins');
 const defaults = new URL('../../config/default.yaml', import.meta.url);
-const services: TestService[] = [];
+const services: InProcessService[] = [];
 after(() => Promise.all(services.map((service) => service.stop())));
 
 async function failsToLoad(dir: string, ...patterns: RegExp[]): Promise<void> {
@@ -49,7 +49,7 @@ describe('third-party plugins', () => {
   it('loads a plugin written against the SDK alone from plugins.dirs and serves it over HTTP', async () => {
     const empty = await mkdtemp(path.join(tmpdir(), 'toolshed-builtin-'));
     const warmedBefore = (globalThis as { greetingWarmed?: number }).greetingWarmed ?? 0;
-    const service = await startTestService({ plugins: { dirs: [externalPlugins] } }, { builtinDir: empty });
+    const service = await buildTestService({ plugins: { dirs: [externalPlugins] } }, { builtinDir: empty });
     services.push(service);
     // Contained (issue 38): its module is imported, and warmed, in its own workers only, never on this thread.
     assert.equal((globalThis as { greetingWarmed?: number }).greetingWarmed ?? 0, warmedBefore, 'not imported on the main thread');
@@ -63,7 +63,7 @@ describe('third-party plugins', () => {
 
 describe('enabled and disabled groups', () => {
   it('answers 404 for a disabled group and leaves it out of the OpenAPI document', async () => {
-    const service = await startTestService({ plugins: { disabled: ['kernel-*'] } });
+    const service = await buildTestService({ plugins: { disabled: ['kernel-*'] } });
     services.push(service);
     assert.equal((await send(service.url, '/v1/kernel-probe/echo', { body: { text: 'x' } })).status, 404);
     assert.equal((await send(service.url, '/v1/greeting/hello', { body: { name: 'x' } })).status, 200);
@@ -72,13 +72,13 @@ describe('enabled and disabled groups', () => {
   });
 
   it('mounts only the enabled groups', async () => {
-    const service = await startTestService({ plugins: { enabled: ['greeting'] } });
+    const service = await buildTestService({ plugins: { enabled: ['greeting'] } });
     services.push(service);
     assert.equal((await send(service.url, '/v1/kernel-probe/echo', { body: { text: 'x' } })).status, 404);
   });
 
   it('refuses to start when enabled or disabled name a group that does not exist (a typo would go unnoticed)', async () => {
-    await assert.rejects(startTestService({ plugins: { disabled: ['greetng'] } }), /\/plugins\/disabled\/0: "greetng" matches no plugin group; did you mean "greeting"\?/);
+    await assert.rejects(buildTestService({ plugins: { disabled: ['greetng'] } }), /\/plugins\/disabled\/0: "greetng" matches no plugin group; did you mean "greeting"\?/);
   });
 });
 
@@ -150,7 +150,7 @@ describe('configuration', () => {
   });
 
   it('checks plugin sections against their plugin and refuses keys nobody owns', async () => {
-    await assert.rejects(startTestService({ probe: { delayMs: -1 }, colour: 'blue' }), (error: ConfigError) => {
+    await assert.rejects(buildTestService({ probe: { delayMs: -1 }, colour: 'blue' }), (error: ConfigError) => {
       assert.deepEqual(error.problems.map((problem) => `${problem.path} ${problem.message}`).sort(), ['/colour is not a known configuration key', '/probe/delayMs must be >= 0']);
       return true;
     });

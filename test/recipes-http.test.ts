@@ -9,21 +9,21 @@ import { startResolver, type FakeResolver } from '../plugins/dns-lookup/fake-res
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { ISSUE_46_EXAMPLES, JWT_ANSWER, JWT_BASE64, JWT_LAYERS, SAVED } from './support/recipes.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
 /** Three DNS lookups: each would reach the resolver, so its query count says whether any ran. */
 const lookups = (count: number) => Array.from({ length: count }, () => ({ operation: 'dns-lookup/lookup', body: { name: 'example.com', types: ['A'] } }));
 
 let resolver: FakeResolver;
 let feed: FakeFeed;
-let service: TestService;
+let service: InProcessService;
 type ErrorBody = { error: { code: string; message: string; details?: { path: string; message: string }[] } };
 
 before(async () => {
   resolver = await startResolver();
   feed = await startFeed();
   const upstreams = { dns: { resolvers: { cloudflare: resolver.url, google: resolver.url } }, currency: { ratesUrl: feed.url } };
-  service = await startTestService({ ...upstreams, recipes: SAVED }, { builtinDir: builtinPluginDir });
+  service = await buildTestService({ ...upstreams, recipes: SAVED }, { builtinDir: builtinPluginDir });
 });
 after(async () => {
   await service.stop();
@@ -130,12 +130,12 @@ describe('saved recipes (recipes: in the configuration)', () => {
 
   it('stops the start when one is broken, naming it and the place', async () => {
     const broken = { recipes: { 'peel-twice': { summary: 'x', steps: [{ operation: 'base64/decod' }] }, fine: SAVED['jwt-in-base64'] } };
-    await assert.rejects(startTestService(broken, { builtinDir: builtinPluginDir }), (error: Error) => {
+    await assert.rejects(buildTestService(broken, { builtinDir: builtinPluginDir }), (error: Error) => {
       assert.equal(error.message, 'Invalid configuration:\n- /recipes/peel-twice/steps/0/operation: is not an operation; did you mean "base64/decode"?');
       return true;
     });
     const shapes = { recipes: { 'Bad Name': SAVED['jwt-in-base64'], nosteps: { summary: 'x', step: [] } } };
-    await assert.rejects(startTestService(shapes, { builtinDir: builtinPluginDir }), (error: Error) => {
+    await assert.rejects(buildTestService(shapes, { builtinDir: builtinPluginDir }), (error: Error) => {
       assert.match(error.message, /- \/recipes\/Bad Name: must be kebab-case/);
       assert.match(error.message, /- \/recipes\/nosteps\/step: is not an allowed property; did you mean "steps"\?/);
       return true;
@@ -144,7 +144,7 @@ describe('saved recipes (recipes: in the configuration)', () => {
 
   it('refuses the reserved names run and identify', async () => {
     for (const name of ['run', 'identify']) {
-      await assert.rejects(startTestService({ recipes: { [name]: SAVED['jwt-in-base64'] } }, { builtinDir: builtinPluginDir }), (error: Error) => {
+      await assert.rejects(buildTestService({ recipes: { [name]: SAVED['jwt-in-base64'] } }, { builtinDir: builtinPluginDir }), (error: Error) => {
         assert.equal(error.message, `Invalid configuration:\n- /recipes/${name}: "${name}" is reserved (POST /v1/recipes/${name} is served already); choose another name`);
         return true;
       });

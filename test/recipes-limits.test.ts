@@ -9,7 +9,7 @@ import { builtinPluginDir } from '../kernel/host/index.js';
 import { startResolver, type FakeResolver } from '../plugins/dns-lookup/fake-resolver.js';
 import { send } from './support/http.js';
 import { JWT_LAYERS } from './support/recipes.js';
-import { fixtures, startTestService, type TestService } from './support/service.js';
+import { fixtures, buildTestService, type InProcessService } from './support/service.js';
 
 const threeSteps = { input: JWT_LAYERS, steps: [{ operation: 'url-encoder/decode' }, { operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }] };
 /** Three DNS lookups: had any run, the fake resolver would have seen its query. */
@@ -18,11 +18,11 @@ const agentKey = 'tsk_recipes-agent-0123456789';
 const identifyKey = 'tsk_recipes-identify-0123456';
 
 let resolver: FakeResolver;
-let service: TestService;
+let service: InProcessService;
 before(async () => {
   resolver = await startResolver();
   const keys = [{ name: 'agent', sha256: digestApiKey(agentKey) }, { name: 'identify', sha256: digestApiKey(identifyKey) }];
-  service = await startTestService(
+  service = await buildTestService(
     { rateLimit: { anonymous: { max: 5 }, apiKey: { max: 5 } }, auth: { apiKeys: keys }, dns: { resolvers: { cloudflare: resolver.url, google: resolver.url } } },
     { builtinDir: builtinPluginDir },
   );
@@ -79,7 +79,7 @@ describe('the rate limit counts a recipe\'s steps', () => {
 
 describe('the answer cap', () => {
   it('holds a recipe\'s whole answer to server.maxAnswerBytes, each step within it: 422 output_too_large', async () => {
-    const capped = await startTestService({ server: { maxAnswerBytes: 1024 } }, { builtinDir: builtinPluginDir });
+    const capped = await buildTestService({ server: { maxAnswerBytes: 1024 } }, { builtinDir: builtinPluginDir });
     try {
       // 600 bytes of text: its Base64 is 800 bytes, each answer below 1,024; both together above it.
       const recipe = { input: 'x'.repeat(600), keep: 'all', steps: [{ operation: 'base64/encode' }, { operation: 'base64/decode' }] };
@@ -96,14 +96,14 @@ describe('the answer cap', () => {
 describe('what the service reserves for recipes', () => {
   it('refuses a plugin in the group recipes at start, naming where it comes from', async () => {
     const dir = `${fixtures}reserved-group`;
-    await assert.rejects(startTestService({ plugins: { dirs: [dir] } }, { builtinDir: builtinPluginDir }), (error: Error) => {
+    await assert.rejects(buildTestService({ plugins: { dirs: [dir] } }, { builtinDir: builtinPluginDir }), (error: Error) => {
       assert.equal(error.message, `Invalid configuration:\n- /plugins: loads "recipes" from ${dir}/recipes/index.js, but that group is reserved: the service serves /v1/recipes/ itself`);
       return true;
     });
   });
 
   it('owns the recipes section: a key near it is still unknown, with the nearest named', async () => {
-    await assert.rejects(startTestService({ recipe: {} }), (error: Error) => {
+    await assert.rejects(buildTestService({ recipe: {} }), (error: Error) => {
       assert.equal(error.message, 'Invalid configuration:\n- /recipe: is not a known configuration key; did you mean "recipes"?');
       return true;
     });

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
-let service: TestService;
+let service: InProcessService;
 before(async () => {
-  service = await startTestService({ workers: { offloadBytes: 1024 }, server: { maxAnswerBytes: 64 * 1024 } }, { builtinDir: builtinPluginDir });
+  service = await buildTestService({ workers: { offloadBytes: 1024 }, server: { maxAnswerBytes: 64 * 1024 } }, { builtinDir: builtinPluginDir });
 });
 after(() => service.stop());
 

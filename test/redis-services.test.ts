@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { send } from './support/http.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
 let redis: RedisServer;
-const services: TestService[] = [];
+const services: InProcessService[] = [];
 before(async () => {
   redis = await startRedisServer();
 });
@@ -18,8 +18,8 @@ after(async () => {
 describe('several instances with Redis', () => {
   it('share one limit: 30 anonymous requests spread over both, the 31st refused by either', async () => {
     const config = { rateLimit: { anonymous: { max: 30 }, redis: { url: redis.url } } };
-    for (let index = 0; index < 2; index++) services.push(await startTestService(config));
-    const [a, b] = services as [TestService, TestService];
+    for (let index = 0; index < 2; index++) services.push(await buildTestService(config));
+    const [a, b] = services as [InProcessService, InProcessService];
     for (let index = 0; index < 30; index++) {
       const answer = await send((index % 2 === 0 ? a : b).url, '/v1/kernel-probe/echo', { body: { text: 'x' } });
       assert.equal(answer.status, 200);

@@ -11,10 +11,10 @@ import { SDK_VERSION } from '@toolshed/plugin-sdk';
 import { scaffoldPlugin } from '../cli/scaffold/scaffold.js';
 import { send } from './support/http.js';
 import { linkRegistryPackages, linkToolshed, repoRoot, run, runOk } from './support/packages.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
 const work = await mkdtemp(path.join(tmpdir(), 'toolshed-scaffold-'));
-const services: TestService[] = [];
+const services: InProcessService[] = [];
 after(() => Promise.all(services.map((service) => service.stop())));
 
 const generatedFiles = ['package.json', 'tsconfig.json', 'index.js', 'src/index.ts', 'src/index.test.ts', 'README.md', '.gitignore'];
@@ -131,7 +131,7 @@ describe('a scaffolded plugin', () => {
 
   it('is served from plugins.dirs and answers over HTTP', async () => {
     const builtin = await mkdtemp(path.join(tmpdir(), 'toolshed-no-builtin-'));
-    const service = await startTestService({ plugins: { dirs: [pluginsDir] } }, { builtinDir: builtin });
+    const service = await buildTestService({ plugins: { dirs: [pluginsDir] } }, { builtinDir: builtin });
     services.push(service);
     // "stressed" reversed letter by letter is "desserts"; the emoji is one code point (two UTF-16 units).
     assert.deepEqual((await send(service.url, '/v1/word-tools/reverse', { body: { text: 'stressed' } })).json, { reversed: 'desserts' });

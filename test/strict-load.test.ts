@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { discoverPlugins } from '../kernel/host/discover.js';
 import { send } from './support/http.js';
-import { fixtures, startTestService } from './support/service.js';
+import { fixtures, buildTestService } from './support/service.js';
 
 const typoPlugins = path.join(fixtures, 'bad-plugins', 'typo-keyword');
 const unboundedPlugins = path.join(fixtures, 'unbounded-plugins');
@@ -15,7 +15,7 @@ const unboundedPlugins = path.join(fixtures, 'unbounded-plugins');
 describe('a misspelt schema keyword', () => {
   it('stops the start, naming plugin, operation, JSON Pointer and the nearest keyword', async () => {
     const empty = await mkdtemp(path.join(tmpdir(), 'toolshed-builtin-'));
-    await assert.rejects(startTestService({ plugins: { dirs: [typoPlugins] } }, { builtinDir: empty }), (error: Error) => {
+    await assert.rejects(buildTestService({ plugins: { dirs: [typoPlugins] } }, { builtinDir: empty }), (error: Error) => {
       assert.match(error.message, /^Cannot load the plugin .*typo-keyword\/index\.js:/);
       assert.ok(
         error.message.includes(
@@ -43,7 +43,7 @@ describe('bounds of a third-party plugin\'s body', () => {
   });
 
   it('is not asked of built-in plugins: the same plugin loads and answers as a built-in', async () => {
-    const service = await startTestService({}, { builtinDir: unboundedPlugins });
+    const service = await buildTestService({}, { builtinDir: unboundedPlugins });
     try {
       const answer = await send(service.url, '/v1/unbounded/count', { body: { text: 'a b c', tags: ['x'], document: '' } });
       assert.deepEqual(answer.json, { words: 3, tags: 1 });

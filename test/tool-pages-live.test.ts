@@ -15,12 +15,12 @@ import { fieldOf, formOf, namedField, type Field } from '../tool-pages/shared/fi
 import { budgetWords, LONG_PAUSE_MS, pauseBefore, SHORT_PAUSE_MS } from '../tool-pages/shared/pacing.js';
 import { plainHint } from '../tool-pages/shared/problems.js';
 import type { Json, Schema } from '../tool-pages/shared/schema.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
-let service: TestService;
+let service: InProcessService;
 let tools: Tool[];
 before(async () => {
-  service = await startTestService({}, { builtinDir: builtinPluginDir });
+  service = await buildTestService({}, { builtinDir: builtinPluginDir });
   tools = catalogOf(buildOpenApiDocument(service.host.executor.operations(), API_VERSION)).groups.flatMap((group) => group.tools);
 });
 after(() => service.stop());

@@ -9,12 +9,12 @@ import { buildOpenApiDocument } from '../kernel/http/index.js';
 import { catalogOf } from '../tool-pages/catalog.js';
 import { queryWords, searcher, stem, wordsOf, type SearchEntry } from '../tool-pages/shared/search.js';
 import { SEARCH_QUERIES } from './support/search-queries.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
-let service: TestService;
+let service: InProcessService;
 let entries: SearchEntry[];
 before(async () => {
-  service = await startTestService({}, { builtinDir: builtinPluginDir });
+  service = await buildTestService({}, { builtinDir: builtinPluginDir });
   const catalog = catalogOf(buildOpenApiDocument(service.host.executor.operations(), API_VERSION));
   // In the list's order, as the list page writes its index.
   entries = catalog.categories.flatMap((category) => category.groups.flatMap((group) => group.tools.map((tool) => tool.search)));

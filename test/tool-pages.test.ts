@@ -11,12 +11,12 @@ import { catalogOf } from '../tool-pages/catalog.js';
 import { likelyToolFinder, TOOL_PAGES_CSP } from '../tool-pages/serve.js';
 import { countMinCalls } from './support/work.js';
 import { send } from './support/http.js';
-import { externalPlugins, startTestService, type TestService } from './support/service.js';
+import { externalPlugins, buildTestService, type InProcessService } from './support/service.js';
 
-let service: TestService;
+let service: InProcessService;
 before(async () => {
   // The anonymous limit of 1 shows the pages are outside the rate limit: many loads, no 429.
-  service = await startTestService({ rateLimit: { anonymous: { max: 1 } }, plugins: { dirs: [externalPlugins] } }, { builtinDir: builtinPluginDir });
+  service = await buildTestService({ rateLimit: { anonymous: { max: 1 } }, plugins: { dirs: [externalPlugins] } }, { builtinDir: builtinPluginDir });
 });
 after(() => service.stop());
 
@@ -159,8 +159,8 @@ describe('an unknown page address', () => {
 
 describe('switches', () => {
   it('docs.toolPages: false leaves /docs and sends / there; docs.enabled: false turns every page off', async () => {
-    const reference = await startTestService({ docs: { toolPages: false } });
-    const apiOnly = await startTestService({ docs: { enabled: false } });
+    const reference = await buildTestService({ docs: { toolPages: false } });
+    const apiOnly = await buildTestService({ docs: { enabled: false } });
     try {
       assert.equal((await send(reference.url, '/tools/greeting/hello', { method: 'GET' })).status, 404);
       assert.equal((await send(reference.url, '/tools/tool-pages.js', { method: 'GET' })).status, 404);
@@ -173,7 +173,7 @@ describe('switches', () => {
   });
 
   it('a page of a group the operator switched off says so, in HTML', async () => {
-    const withoutDns = await startTestService({ plugins: { disabled: ['dns-lookup'] } }, { builtinDir: builtinPluginDir });
+    const withoutDns = await buildTestService({ plugins: { disabled: ['dns-lookup'] } }, { builtinDir: builtinPluginDir });
     try {
       const answer = await send(withoutDns.url, '/tools/dns-lookup/lookup', { method: 'GET' });
       assert.equal(answer.status, 404);

@@ -12,7 +12,7 @@ import type { TSchema } from '@toolshed/plugin-sdk';
 import { compileSchema } from '@toolshed/plugin-sdk/contract';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
 type Node = Record<string, unknown>;
 type Step = { readonly property: string } | { readonly item: true } | { readonly branch: number; readonly keyword: 'anyOf' | 'oneOf' };
@@ -70,9 +70,9 @@ function listedKeys(schema: Node, route: readonly Step[]): string[] {
   return isNode(target) && isNode(target.properties) ? Object.keys(target.properties) : [];
 }
 
-let service: TestService;
+let service: InProcessService;
 before(async () => {
-  service = await startTestService({}, { builtinDir: builtinPluginDir });
+  service = await buildTestService({}, { builtinDir: builtinPluginDir });
 });
 after(() => service.stop());
 

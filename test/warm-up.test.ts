@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { builtinPluginDir } from '../kernel/host/index.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
 describe('the warm-up after listening', () => {
   describe('when on', () => {
-    let service: TestService;
+    let service: InProcessService;
     before(async () => {
-      service = await startTestService({ operations: { warmUp: true } }, { builtinDir: builtinPluginDir });
+      service = await buildTestService({ operations: { warmUp: true } }, { builtinDir: builtinPluginDir });
     });
     after(() => service.stop());
 
@@ -24,9 +24,9 @@ describe('the warm-up after listening', () => {
   });
 
   describe('when off', () => {
-    let service: TestService;
+    let service: InProcessService;
     before(async () => {
-      service = await startTestService({ operations: { warmUp: false } }, { builtinDir: builtinPluginDir });
+      service = await buildTestService({ operations: { warmUp: false } }, { builtinDir: builtinPluginDir });
     });
     after(() => service.stop());
 

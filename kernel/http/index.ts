@@ -7,7 +7,7 @@ export { digestApiKey, generateApiKey, KEY_PREFIX } from './api-keys.js';
 export { HttpError } from './http-error.js';
 export type { HttpBodies } from './http-body.js';
 export { buildOpenApiDocument } from './openapi.js';
-export { startService, type DoorKit, type RunningService, type StartOptions } from './server.js';
+export { buildService, startService, type BuiltService, type DoorKit, type RunningService, type StartOptions } from './server.js';
 export { JSON_TYPE, type DoorRoute, type FrontDoor, type KernelContext, type KernelMiddleware } from './types.js';
 
 /**

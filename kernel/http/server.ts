@@ -1,10 +1,10 @@
 /**
  * Starting and stopping the service, as a function tests can call: read config → discover plugins
- * → build the app → listen. `stop()` drains (/healthz 503, answers close their connections, still
+ * → build the app (buildService, which tests also use without a socket) → listen. `stop()` drains (/healthz 503, answers close their connections, still
  * listening for `server.drainDelayMs`), stops accepting, lets in-flight requests finish (bounded),
  * then closes plugins and the rate-limit store.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_VERSION, builtinPluginDir, buildRegistry, discoverPlugins, openHost, type Config, type Host, type HostExtensions, type LoadedPlugin, type Logger, type Registry } from '../host/index.js';
 import { createApp } from './app.js';
@@ -55,7 +55,26 @@ export interface StartOptions {
   readonly extensions?: HostExtensions;
 }
 
-export async function startService(options: StartOptions): Promise<RunningService> {
+/**
+ * The service composed and ready to answer, with no socket: the callback a server (or a test's
+ * in-process inject) hands each request. startService is this plus listening, so the two never differ.
+ */
+export interface BuiltService {
+  readonly registry: Registry;
+  readonly host: Host;
+  readonly bodies: HttpBodies;
+  /** The Koa app's request listener. */
+  readonly callback: RequestListener;
+  /** Starts the watchdog and the background warm-up: what runs once requests may come. Settles as `warmedUp` does. */
+  begin(): Promise<void>;
+  /** From now on /healthz answers 503 and answers close their connections. */
+  drain(): void;
+  /** Closes the plugins and the rate-limit store. */
+  close(): Promise<void>;
+}
+
+/** Reads what it must, discovers the plugins and composes the host and the app, without listening. */
+export async function buildService(options: StartOptions): Promise<BuiltService> {
   const { config, logger } = options;
   const loaded =
     options.inspected?.loaded ??
@@ -92,12 +111,34 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const document = buildOpenApiDocument(host.executor.operations(), API_VERSION, registry.disabledGroups);
   const doors = options.doors?.({ host, bodies, document, version: API_VERSION }) ?? [];
   const app = createApp({ config, executor: host.executor, disabledGroups: registry.disabledGroups, bodies, document, logger, rateLimitStore: store, doors, metrics, draining: () => draining });
+  return {
+    registry,
+    host,
+    bodies,
+    callback: app.callback(),
+    begin: () => {
+      host.watchdog.start();
+      return config.operations.warmUp ? host.warmUp() : Promise.resolve();
+    },
+    drain: () => {
+      draining = true;
+    },
+    close: async () => {
+      await host.close();
+      await store.close();
+    },
+  };
+}
+
+export async function startService(options: StartOptions): Promise<RunningService> {
+  const { config } = options;
+  const built = await buildService(options);
   const { headersTimeoutMs, requestTimeoutMs } = config.server;
   // A slow client may not hold a connection open forever: 408 past either timeout. Node looks for
   // late requests only every connectionsCheckingInterval (30 s by default, which turned a 20 s
   // limit into 20–50 s); once a second costs a walk over the open connections.
   const timeouts = { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, headersTimeoutMs) };
-  const server = createServer(timeouts, app.callback());
+  const server = createServer(timeouts, built.callback);
   server.on('clientError', answerClientError);
   // A socket with no traffic this long is closed: a client that does not read its answer cannot
   // keep it (and its memory) forever. Handlers finish far sooner (the worker budget is shorter).
@@ -106,14 +147,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server.once('error', reject);
     server.listen(config.server.port, config.server.host, () => resolve());
   });
-  host.watchdog.start();
-  const warmedUp = config.operations.warmUp ? host.warmUp() : Promise.resolve();
+  const warmedUp = built.begin();
   const address = server.address() as AddressInfo;
   const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let stopping: Promise<void> | undefined;
   let endDrain = (): void => undefined;
   const stop = async (): Promise<void> => {
-    draining = true;
+    built.drain();
     // Still listening and answering: balancers see /healthz at 503 and stop sending new requests
     // before new connections are refused.
     if (config.server.drainDelayMs > 0) {
@@ -131,14 +171,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
     deadline.unref();
     await closed;
     clearTimeout(deadline);
-    await host.close();
-    await store.close();
+    await built.close();
   };
   return {
     server,
-    registry,
-    host,
-    bodies,
+    registry: built.registry,
+    host: built.host,
+    bodies: built.bodies,
     url: `http://${hostname}:${address.port}`,
     warmedUp,
     stop: () => {

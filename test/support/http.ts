@@ -1,15 +1,13 @@
 /**
  * A raw HTTP client for tests. fetch() adds its own Content-Type and cannot send some of the bodies
- * these tests need, so node:http is used directly. Loopback only.
+ * these tests need, so node:http is used directly. Loopback only. A base from an in-process service
+ * (`inject://`, test/support/service.ts) is answered without a socket, with the same headers and body.
  */
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import type { Answer } from './answer.js';
+import { injectRequest, listenerOf } from './inject.js';
 
-export interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-  json: unknown;
-}
+export type { Answer } from './answer.js';
 
 export interface RequestOptions {
   method?: string;
@@ -38,6 +36,8 @@ export function send(base: string, path: string, options: RequestOptions = {}): 
     else payload = Buffer.from(JSON.stringify(options.body));
     if (!chunked) headers['Content-Length'] = payload.length;
   }
+  const listener = listenerOf(base);
+  if (listener !== undefined) return injectRequest(listener, { method, path, headers, payload, chunked, remoteAddress: options.localAddress });
   return new Promise((resolve, reject) => {
     let answered = false;
     const req = httpRequest(`${base}${path}`, { method, headers, agent: false, localAddress: options.localAddress }, (res) => {

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { mergeConfig, validateCoreConfig } from '../../kernel/host/config.js';
 import { createLogger } from '../../kernel/host/logger.js';
 import type { RunningService } from '../../kernel/http/server.js';
-import { startToolshed } from '../../service/compose.js';
+import { buildToolshed, startToolshed } from '../../service/compose.js';
+import { forget, reachable } from './inject.js';
 
 /** The compiled tests live in dist/test; fixtures stay in the source tree. */
 export const fixtures = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
@@ -30,14 +31,11 @@ export interface TestService extends RunningService {
   readonly logs: string[];
 }
 
-/**
- * Starts a service. `config` is merged over a test base: port 0, generous rate limits, and only the
- * fixture plugins unless `builtinDir` says otherwise.
- */
-export async function startTestService(
-  config: Record<string, unknown> = {},
-  options: { builtinDir?: string; bodyLimit?: number } = {},
-): Promise<TestService> {
+type TestConfig = Record<string, unknown>;
+type TestOptions = { builtinDir?: string; bodyLimit?: number };
+
+/** What both kinds of test service are started from: the test base under `config`, and a log sink. */
+function testStart(config: TestConfig, options: TestOptions) {
   // Pool threads at normal priority: other test files run beside this one, and a niced pool would
   // make the tests' job budgets depend on how busy the machine is. No warm-up: tests count pool
   // workers, log lines and blocks, and the warm-up's own test (warm-up.test.ts) turns it on.
@@ -49,21 +47,61 @@ export async function startTestService(
       done();
     },
   });
-  const service = await startToolshed({
+  const start = {
     config: validateCoreConfig(mergeConfig(base, config)),
     logger: createLogger('info', sink),
     builtinDir: options.builtinDir ?? externalPlugins,
     bodyLimit: options.bodyLimit,
-  });
+  };
+  return { start, logs };
+}
+
+/**
+ * Starts a service listening on a real socket. `config` is merged over a test base: port 0, generous
+ * rate limits, and only the fixture plugins unless `builtinDir` says otherwise.
+ */
+export async function startTestService(config: TestConfig = {}, options: TestOptions = {}): Promise<TestService> {
+  const { start, logs } = testStart(config, options);
+  const service = await startToolshed(start);
   return Object.assign(service, { logs });
 }
 
+/** A service composed as startTestService's is, answering in process: its `url` is for send() only. */
+export type InProcessService = Omit<TestService, 'server'>;
+
+/**
+ * The same service without a socket (test/support/inject.ts): send(service.url, …) hands each request
+ * to its request callback. For the tests whose subject is not the connection.
+ */
+export async function buildTestService(config: TestConfig = {}, options: TestOptions = {}): Promise<InProcessService> {
+  const { start, logs } = testStart(config, options);
+  const built = await buildToolshed(start);
+  const url = reachable(built.callback);
+  const warmedUp = built.begin();
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    forget(url);
+    built.drain();
+    return (stopping ??= built.close());
+  };
+  return { registry: built.registry, host: built.host, bodies: built.bodies, url, warmedUp, stop, logs };
+}
+
 /** A `start(config)` for a test file: each service it starts is stopped after the file's tests. */
-export function serviceStarter(): (config?: Record<string, unknown>) => Promise<TestService> {
-  const services: TestService[] = [];
+export function serviceStarter(): (config?: TestConfig) => Promise<TestService> {
+  return stoppedAfter(startTestService);
+}
+
+/** serviceStarter's in-process twin: services without a socket, each stopped after the file's tests. */
+export function inProcessStarter(): (config?: TestConfig) => Promise<InProcessService> {
+  return stoppedAfter(buildTestService);
+}
+
+function stoppedAfter<S extends { stop(): Promise<void> }>(build: (config: TestConfig) => Promise<S>): (config?: TestConfig) => Promise<S> {
+  const services: S[] = [];
   after(() => Promise.all(services.map((service) => service.stop())));
   return async (config = {}) => {
-    const service = await startTestService(config);
+    const service = await build(config);
     services.push(service);
     return service;
   };
