@@ -162,8 +162,8 @@ function namedCandidates(text: string, confirmed: readonly IdentifyCandidate[]):
 }
 
 /**
- * The request with its defaults, or the SDK's 400 InputError naming every problem. The host runs it
- * on the pool for a large body (recipes/check-job.ts), so what comes back to the main thread is a
+ * The request with its defaults, or the SDK's 400 InputError naming every problem. The host runs
+ * this same function on the pool for a large body, so what comes back to the main thread is a
  * request of the schema's size, never the whole of an oversized value.
  */
 export function checkIdentifyRequest(body: unknown): IdentifyRequest {

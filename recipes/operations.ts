@@ -74,8 +74,8 @@ function identifyOperation(config: Config): CompositeOperation {
         },
       ],
     }),
-    // Checked first, on the pool when the body is large: what comes back is a request of the schema's size.
-    check: { here: (body) => checkIdentifyRequest(body), module: new URL('./check-job.js', import.meta.url), exportName: 'checkIdentifyJob' },
+    // Checked first, on the pool when the body is large (the same function there): what comes back is a request of the schema's size.
+    check: { here: (body) => checkIdentifyRequest(body), module: new URL('./identify.js', import.meta.url), exportName: 'checkIdentifyRequest' },
     async run(body, request, operations) {
       // Identify's own work is counted, not timed; the request's deadline still bounds it.
       const deadline = AbortSignal.timeout(recipeDeadline(config, request));

@@ -4,7 +4,7 @@
  * another user id (launch.ts). `probe` imports the plugin, checks its manifest and sends it as data
  * (manifest-probe.ts); `serve` imports it, warms it and answers one request at a time
  * (plugin-side.ts). stdin and stdout are the channel (frames.ts); what the plugin prints goes to
- * stderr, so a console.log cannot break a frame. The process ends when the service closes stdin.
+ * stderr, so a plugin's own printing cannot break a frame. The process ends when the service closes stdin.
  */
 import { Console } from 'node:console';
 import { serialize } from 'node:v8';
