@@ -10,9 +10,11 @@
 // neighbours the first would measure the machine, and the second ran five times slower and past
 // the guard. The second kind runs one file per core (each has a core, as alone); the first alone.
 // TEST_CONCURRENCY sets how many files run at once (1: one at a time, as node --test).
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import fg from 'fast-glob';
 
 const roots = process.argv.slice(2);
@@ -69,20 +71,123 @@ const reporters = [
   '--test-reporter-destination=stdout',
 ];
 
-/** Runs `batch` with node --test, `at` files at once; true when every test passed. */
+/**
+ * How long one batch may run before its test processes are ended and the run fails naming them: a
+ * hang guard, not a speed target (the longest batch takes about 11 minutes on two quiet cores). A
+ * file that never ends would otherwise hold the run until whoever started it gives up, saying nothing.
+ */
+const BATCH_GUARD_MS = Number(process.env.TEST_BATCH_GUARD_MS ?? 30 * 60_000);
+
+/** The ids and command lines of every process below `root` (Linux /proc; none elsewhere). */
+function descendants(root) {
+  const parents = new Map();
+  let entries;
+  try {
+    entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return []; // no /proc: nothing to name
+  }
+  for (const entry of entries) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const found = [];
+  const below = (pid) => {
+    for (const [child, parent] of parents) {
+      if (parent !== pid) continue;
+      let command = '';
+      try {
+        command = readFileSync(`/proc/${child}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+      } catch {
+        // ended meanwhile
+      }
+      found.push({ pid: child, command });
+      below(child);
+    }
+  };
+  below(root);
+  return found;
+}
+
+/**
+ * Where a hung file's Node processes write their diagnostic report (stack, open handles) when the
+ * guard below signals them; every Node process of the run may write one (NODE_OPTIONS), none does
+ * unless signalled.
+ */
+const reports = mkdtempSync(path.join(tmpdir(), 'toolshed-test-reports-'));
+process.on('exit', () => rmSync(reports, { recursive: true, force: true }));
+const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --report-on-signal --report-directory=${reports}`.trim() };
+
+/** What a diagnostic report says of a process: its JavaScript stack and its active handles. */
+function summary(file) {
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const stack = (report.javascriptStack?.stack ?? []).slice(0, 12).map((line) => `      ${line.trim()}`);
+  const handles = (report.libuv ?? []).filter((handle) => handle.is_active && !['async', 'check', 'prepare', 'idle', 'loop', 'signal'].includes(handle.type)).map((handle) => `      ${handle.type}${handle.remoteEndpoint ? ` to ${handle.remoteEndpoint.host}:${handle.remoteEndpoint.port}` : ''}${handle.localEndpoint ? ` at ${handle.localEndpoint.host}:${handle.localEndpoint.port}` : ''}${handle.firesInMsFromNow !== undefined ? ` in ${handle.firesInMsFromNow} ms` : ''}`);
+  return [`    pid ${report.header?.processId}: ${report.javascriptStack?.message ?? ''}`, ...stack, '    active handles:', ...handles].join('\n');
+}
+
+/** Reports what every Node process below the batch is doing, then ends them (not the runner). */
+async function endHung(child) {
+  const left = descendants(child.pid);
+  console.error(`\nThe batch ran past ${Math.round(BATCH_GUARD_MS / 1000)} s; ending what it started:`);
+  // The end of a command line names the file (Node 26 puts many flags before it).
+  for (const { pid, command } of left) console.error(`  ${pid} ${command.length > 300 ? `…${command.slice(-300)}` : command}`);
+  for (const { pid, command } of left) {
+    if (!/\bnode\b/.test(command.split(' ')[0])) continue;
+    try {
+      process.kill(pid, 'SIGUSR2');
+    } catch {
+      // ended meanwhile
+    }
+  }
+  await sleep(5000);
+  for (const file of readdirSync(reports)) {
+    try {
+      console.error(summary(path.join(reports, file)));
+    } catch {
+      // not written whole: nothing to say
+    }
+  }
+  // The files' processes, not the runner: it then reports each file it was waiting for as
+  // failed, with the output of every other file. Given a minute for that, it ends too.
+  for (const { pid } of left.reverse()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // ended meanwhile
+    }
+  }
+  setTimeout(() => child.kill('SIGKILL'), 60_000).unref();
+}
+
+/**
+ * Runs `batch` with node --test, `at` files at once; true when every test passed. A file's process
+ * ends when its tests have (--test-force-exit): a handle left open after them (a browser's pipe, a
+ * socket) cannot keep it, and the run, waiting.
+ */
 function runBatch(batch, at) {
-  if (batch.length === 0) return true;
-  const result = spawnSync(process.execPath, ['--test', `--test-concurrency=${at}`, ...reporters, ...batch], { stdio: 'inherit' });
-  return result.status === 0;
+  if (batch.length === 0) return Promise.resolve(true);
+  const child = spawn(process.execPath, ['--test', '--test-force-exit', `--test-concurrency=${at}`, ...reporters, ...batch], { stdio: 'inherit', env });
+  return new Promise((resolve) => {
+    const guard = setTimeout(() => void endHung(child), BATCH_GUARD_MS);
+    child.once('close', (code) => {
+      clearTimeout(guard);
+      resolve(code === 0);
+    });
+  });
 }
 
 console.log(`${together.length} test files, ${concurrency} at a time`);
-const passedTogether = runBatch(together, concurrency);
+const passedTogether = await runBatch(together, concurrency);
 // The hang-guarded files bound CPU-bound work, one core's worth each: as many at once as there are
 // cores, so each still has one to itself. The files that load the service run after them, alone.
 const cores = Math.max(1, Math.min(Number(process.env.TEST_CONCURRENCY ?? Infinity), availableParallelism()));
 if (guarded.length > 0) console.log(`\n${guarded.length} test files whose CPU-bound work has a hang guard, ${cores} at a time (one per core)`);
-const passedGuarded = runBatch(guarded, cores);
+const passedGuarded = await runBatch(guarded, cores);
 if (loading.length > 0) console.log(`\n${loading.length} test files that load the service themselves, one at a time`);
-const passedLoading = runBatch(loading, 1);
+const passedLoading = await runBatch(loading, 1);
 process.exit(passedTogether && passedGuarded && passedLoading ? 0 : 1);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, startServiceWithFakeUpstreams } from '../support/browser.js';
+import { closeBrowser, launchChromium, startServiceWithFakeUpstreams } from '../support/browser.js';
 import type { TestService } from '../support/service.js';
 
 const artifacts = new URL('../../../test-artifacts/docs-page/', import.meta.url);
@@ -29,7 +29,7 @@ before(async () => {
   mkdirSync(artifacts, { recursive: true });
 });
 after(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await service?.stop();
 });
 

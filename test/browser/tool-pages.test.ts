@@ -13,7 +13,7 @@ import jsqr from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import exif from '../../plugins/exif-viewer/index.js';
 import qr from '../../plugins/qr-code-generator/index.js';
-import { launchChromium, startServiceWithFakeUpstreams } from '../support/browser.js';
+import { closeBrowser, launchChromium, startServiceWithFakeUpstreams } from '../support/browser.js';
 import { externalPlugins, type TestService } from '../support/service.js';
 
 // The callbacks handed to page.evaluate run in the page, but this file is compiled without the DOM
@@ -51,7 +51,7 @@ before(async () => {
   mkdirSync(artifacts, { recursive: true });
 });
 after(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await service?.stop();
 });
 

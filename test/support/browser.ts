@@ -4,7 +4,7 @@
  * examples need.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { zoneAnswering, startResolver, type PresentedLookup } from '../../plugins/dns-lookup/fake-resolver.js';
@@ -21,6 +21,57 @@ export function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/**
+ * How long closing a browser may take before its processes are killed: a hang guard, not a speed
+ * target. Chromium's close can wait forever on its side (playwright#22185 is one such case); the
+ * file would then never end and hold the whole run.
+ */
+const CLOSE_GUARD_MS = 30_000;
+
+/** Closes the browser's contexts and then the browser; kills Chromium's processes if that does not end. */
+export async function closeBrowser(browser: Browser | undefined): Promise<void> {
+  if (browser === undefined) return;
+  const closing = (async () => {
+    for (const context of browser.contexts()) await context.close();
+    await browser.close();
+  })();
+  let guard: NodeJS.Timeout | undefined;
+  const ended = await Promise.race([closing.then(() => true), new Promise<false>((resolve) => (guard = setTimeout(() => resolve(false), CLOSE_GUARD_MS)))]);
+  clearTimeout(guard);
+  if (ended) return;
+  const killed = killChromiumChildren();
+  process.stderr.write(`closing the browser did not end within ${CLOSE_GUARD_MS} ms: killed chromium ${killed.join(', ') || '(none found)'}\n`);
+}
+
+/** SIGKILLs the process group of every chromium this process started (playwright starts it in a group of its own); returns their ids. */
+function killChromiumChildren(): number[] {
+  const killed: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (parent !== process.pid || !command.startsWith('chromium')) continue;
+    const pid = Number(entry);
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        continue; // ended meanwhile
+      }
+    }
+    killed.push(pid);
+  }
+  return killed;
 }
 
 /** Every built-in plugin, with `config` merged over the fakes' addresses; `stop` ends the fakes too. */
@@ -79,7 +130,7 @@ export function pageSession(options: SessionOptions = {}): PageSession {
     page.on('pageerror', (error) => session.thrown.push(error.message));
   });
   after(async () => {
-    await session.browser?.close();
+    await closeBrowser(session.browser);
     await session.service?.stop();
   });
   return session;
