@@ -1,0 +1,53 @@
+// The runner of the test command (scripts/run-tests.mjs) on files that would hold a run: one whose
+// tests end but which leaves a handle open, and one whose hook never ends. Each run is in a folder
+// of its own laid out as the checkout is (dist/<root>/*.test.js), so the runner finds only these.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const runner = fileURLToPath(new URL('../../scripts/run-tests.mjs', import.meta.url));
+const folders: string[] = [];
+after(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+/** Runs the runner on `files` (name → source) as dist/fixture/<name>; its exit code and output. */
+function runOn(files: Record<string, string>, env: Record<string, string> = {}): { status: number | null; output: string } {
+  const folder = mkdtempSync(path.join(tmpdir(), 'toolshed-runner-'));
+  folders.push(folder);
+  mkdirSync(path.join(folder, 'dist', 'fixture'), { recursive: true });
+  for (const [name, source] of Object.entries(files)) writeFileSync(path.join(folder, 'dist', 'fixture', name), source);
+  // Not a file of this run's: node --test marks its files' environment, and would then run none.
+  const outside = { ...process.env };
+  delete outside.NODE_TEST_CONTEXT;
+  // A guard no fixture here reaches unless it hangs (two minutes for a file of one empty test): the
+  // test is about outcomes, not speed.
+  const result = spawnSync(process.execPath, [runner, 'fixture'], { cwd: folder, env: { ...outside, TEST_BATCH_GUARD_MS: '120000', ...env }, encoding: 'utf8' });
+  return { status: result.status, output: result.stdout + result.stderr };
+}
+
+const passing = "import { it } from 'node:test';\nit('passes', () => {});\n";
+
+describe('the test runner', () => {
+  it('ends a file whose tests passed though a handle is still open, and passes', () => {
+    const lingering = "import { it } from 'node:test';\nsetInterval(() => {}, 1000);\nit('passes and leaves a timer', () => {});\n";
+    const { status, output } = runOn({ 'lingering.test.js': lingering, 'passing.test.js': passing });
+    assert.equal(status, 0, output);
+    assert.match(output, /✔ passes and leaves a timer/);
+  });
+
+  it('ends a batch past its guard: names the file that hung, what its process was waiting on, and fails with the other files reported', () => {
+    const hanging = "import { before, it } from 'node:test';\nimport { createServer } from 'node:net';\nbefore(() => new Promise((resolve) => createServer().listen(0, '127.0.0.1')));\nit('never runs', () => {});\n";
+    const { status, output } = runOn({ 'hanging.test.js': hanging, 'passing.test.js': passing }, { TEST_BATCH_GUARD_MS: '5000' });
+    assert.equal(status, 1, output);
+    assert.match(output, /The batch ran past 5 s; ending what it started:\n {2}\d+ .*dist\/fixture\/hanging\.test\.js\n/);
+    // Its diagnostic report: the server it was holding open.
+    assert.match(output, /active handles:\n(?: {6}.*\n)* {6}tcp at [^:\s]+:\d+\n/);
+    assert.match(output, /✔ passes/);
+    assert.match(output, /✖ .*hanging\.test\.js/);
+  });
+});
