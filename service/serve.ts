@@ -2,7 +2,7 @@
  * Serving: read config → start the service → log → stop gracefully on SIGTERM/SIGINT. Shared by
  * `npm start` (service/main.ts) and `toolshed serve` (cli/).
  */
-import { createLogger, describeFailure, flushPeriodically, loadForServing } from '../kernel/host/index.js';
+import { createLogger, describeFailure, flushPeriodically, flushThenExit, loadForServing } from '../kernel/host/index.js';
 import { startToolshed } from './compose.js';
 import { extensions } from './extensions.js';
 import { whenParentExits } from './parent-exit.js';
@@ -45,11 +45,11 @@ async function startServing(env: NodeJS.ProcessEnv, extra: readonly string[]): P
     service.stop().then(
       () => {
         logger.info('stopped');
-        // The last lines are written before the exit, or given up after a second (stdout gone).
-        setTimeout(() => process.exit(0), 1000).unref();
-        logger.flush(() => process.exit(0));
+        // The last lines are written before the exit; given up after 5 s only for a reader of
+        // stdout that stopped reading (a write waiting for a busy machine's thread pool is not one).
+        flushThenExit(logger, () => process.exit(0), 5000);
       },
-      () => process.exit(1),
+      () => flushThenExit(logger, () => process.exit(1), 5000),
     );
   };
   const hurry = (signal: string): void => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { LogDestination } from '../kernel/host/log-destination.js';
+import { flushThenExit } from '../kernel/host/logger.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'toolshed-log-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -51,6 +52,44 @@ describe('the log destination', () => {
     assert.equal(read().length / 100, 653);
     assert.equal(destination.dropped, 3000 - 653);
     close();
+  });
+
+  it('writes what it holds before flushSync returns, for the last lines before an exit', () => {
+    const { destination, read, close } = destinationFile();
+    destination.write('shutting down\n');
+    destination.write('stopped\n');
+    assert.equal(destination.flushSync(), true);
+    assert.equal(read(), 'shutting down\nstopped\n');
+    close();
+  });
+
+  it('leaves a write under way to flush(): flushSync says false and nothing is written twice', async () => {
+    const { destination, read, close } = destinationFile();
+    // A line longer than a chunk is queued and its asynchronous write starts at once.
+    const long = `${'x'.repeat(100_000)}\n`;
+    destination.write(long);
+    destination.write('after\n');
+    assert.equal(destination.flushSync(), false);
+    await flushed(destination);
+    assert.equal(read(), `${long}after\n`);
+    close();
+  });
+
+  it('flushThenExit exits once pino\'s last line is written: at once over this destination, after the flush over another', async () => {
+    const { destination, read, close } = destinationFile();
+    const logger = pino({ base: null, timestamp: false }, destination);
+    logger.info('stopped');
+    let exited = false;
+    flushThenExit(logger, () => (exited = true), 60_000);
+    assert.equal(exited, true);
+    assert.equal(read(), '{"level":30,"msg":"stopped"}\n');
+    close();
+    // A stream of another kind: its flush decides.
+    const lines: string[] = [];
+    const other = pino({ base: null, timestamp: false }, { write: (line: string) => lines.push(line) });
+    other.info('stopped');
+    await new Promise<void>((resolve) => flushThenExit(other, resolve, 60_000));
+    assert.deepEqual(lines, ['{"level":30,"msg":"stopped"}\n']);
   });
 
   it('serves pino: one JSON line per call', async () => {

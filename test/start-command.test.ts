@@ -41,13 +41,15 @@ const GUARD_MS = 60_000;
  * Starts `command` in `cwd` with PORT=0, waits until it serves, sends SIGTERM to the process
  * started, and waits until every process holding its output has ended: node inherits npm's stdout,
  * so the pipe closes only once node too has exited. Resolves with the started process's exit and
- * everything written to stdout.
+ * everything written to stdout (`log`), and that with stderr and the exit for a failure to show (`said`).
  */
-async function startAndTerminate(command: string, args: readonly string[], cwd: string): Promise<{ exit: Exit; log: string; url: string }> {
+async function startAndTerminate(command: string, args: readonly string[], cwd: string): Promise<{ exit: Exit; log: string; said: string; url: string }> {
   // In a process group of its own, so that whatever it leaves behind can be ended after a failure.
   const child: ChildProcess = spawn(command, args, { cwd, env: offlineEnv({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let log = '';
+  let errors = '';
   child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const exit = exitOf(child);
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   let url: string;
@@ -65,7 +67,8 @@ async function startAndTerminate(command: string, args: readonly string[], cwd: 
     process.kill(-child.pid!, 'SIGKILL');
     assert.fail(`${command} ${args.join(' ')}: its output was still open ${GUARD_MS} ms after SIGTERM${left ? ', and the service still answered' : ''}\n${log}`);
   }
-  return { exit: await exit, log, url };
+  const exited = await exit;
+  return { exit: exited, log, said: `${log}\n(stderr)\n${errors}\n(exit) ${JSON.stringify(exited)}`, url };
 }
 
 /** The `msg` of every JSON log line. */
@@ -80,10 +83,10 @@ describe('npm start, as the README gives it', () => {
   });
 
   it('drains and exits on SIGTERM sent to the process started, and nothing answers afterwards', { timeout: 180_000 }, async () => {
-    const { exit, log, url } = await startAndTerminate('npm', ['start'], checkout);
+    const { exit, log, said, url } = await startAndTerminate('npm', ['start'], checkout);
     // npm waits for its script, then ends itself with the signal it passed on.
-    assert.ok(exit.code === 0 || exit.signal === 'SIGTERM', `npm ended: ${JSON.stringify(exit)}`);
-    assert.ok(messages(log).includes('stopped'), log);
+    assert.ok(exit.code === 0 || exit.signal === 'SIGTERM', said);
+    assert.ok(messages(log).includes('stopped'), said);
     // Without `exec`, node was still serving here, owned by PID 1 (and still in npm's group).
     assert.equal(await answers(url), false, 'nothing answers on the port after npm ended');
   });
@@ -91,18 +94,18 @@ describe('npm start, as the README gives it', () => {
 
 describe('npx toolshed serve, as docs/cli.md and docs/writing-a-plugin.md give it', () => {
   it('drains and exits on SIGTERM sent to npx, though npm passes it only to its shell', { timeout: 120_000 }, async () => {
-    const { log, url } = await startAndTerminate('npx', ['toolshed', 'serve'], repoRoot);
+    const { log, said, url } = await startAndTerminate('npx', ['toolshed', 'serve'], repoRoot);
     const lines = log.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { msg: string; signal?: string });
     // The shell npm ran died of the signal; node saw its parent go and stopped as on SIGTERM.
-    assert.deepEqual(lines.find((line) => line.msg === 'shutting down')?.signal, 'parent exited');
-    assert.ok(messages(log).includes('stopped'), log);
+    assert.deepEqual(lines.find((line) => line.msg === 'shutting down')?.signal, 'parent exited', said);
+    assert.ok(messages(log).includes('stopped'), said);
     assert.equal(await answers(url), false, 'nothing answers on the port after npx ended');
   });
 
   it('and `npx toolshed plugin dev <folder>` ends with its service the same way', { timeout: 120_000 }, async () => {
     const folder = path.join(fixtures, 'external-plugins', 'greeting');
-    const { log, url } = await startAndTerminate('npx', ['toolshed', 'plugin', 'dev', folder], repoRoot);
-    assert.ok(messages(log).includes('stopped'), log);
+    const { log, said, url } = await startAndTerminate('npx', ['toolshed', 'plugin', 'dev', folder], repoRoot);
+    assert.ok(messages(log).includes('stopped'), said);
     assert.equal(await answers(url), false, 'nothing answers on the port after npx ended');
   });
 });

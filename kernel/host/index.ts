@@ -33,7 +33,7 @@ export { listingExecutor, openHost, type Host, type HostOptions } from './host.j
 export { inspectConfig, loadForServing, type Inspection } from './inspect-config.js';
 export { BODY_LIMIT, EMPTY_BODY_MESSAGE, MAX_BODY_DEPTH, parseJsonObject } from './json-body.js';
 export { LogDestination } from './log-destination.js';
-export { createLogger, describeFailure, flushPeriodically, logFailure, type Logger } from './logger.js';
+export { createLogger, describeFailure, flushPeriodically, flushThenExit, logFailure, type Logger } from './logger.js';
 export { didYouMean, nearest } from './nearest.js';
 export { editDistance, groupOfName, MAX_COMPARED_LENGTH, nearestOperation } from './operation-names.js';
 export { WorkerPool, type WorkerPoolStats } from './pool/worker-pool.js';

@@ -6,7 +6,7 @@
  * on every request. Past `maxPendingBytes` waiting (a reader that stopped reading) lines are dropped
  * and counted instead of growing memory.
  */
-import { write as writeFd } from 'node:fs';
+import { write as writeFd, writeSync } from 'node:fs';
 
 const CHUNK_BYTES = 64 * 1024;
 
@@ -39,6 +39,33 @@ export class LogDestination {
     this.seal();
     if (!this.writing && this.pending.length === 0) done();
     else this.drained.push(done);
+  }
+
+  /**
+   * Writes everything taken so far before it returns: the last lines before the process exits, which
+   * an asynchronous write might not finish first (it waits for a thread of the pool, and a busy
+   * machine once made it wait past the exit). False when it cannot: a write is under way (its bytes
+   * would be written twice) or the reader is full and not reading (EAGAIN); flush() is then the way.
+   */
+  flushSync(): boolean {
+    // Nothing is waiting unless a write is under way (pump starts one whenever something waits).
+    if (this.writing) return false;
+    let rest = this.chunk.subarray(0, this.used);
+    while (rest.length > 0) {
+      try {
+        rest = rest.subarray(writeSync(this.fd, rest));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+          // What is left stays at the front of the chunk, for flush() to write.
+          this.used = rest.copy(this.chunk, 0);
+          return false;
+        }
+        rest = rest.subarray(rest.length); // stdout closed: given up, as flush() does
+      }
+    }
+    this.used = 0;
+    for (const done of this.drained.splice(0)) done();
+    return true;
   }
 
   private seal(): void {

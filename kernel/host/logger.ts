@@ -16,6 +16,18 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
 }
 
 /**
+ * Writes the log's last lines before the process exits, then calls `exit`: synchronously where the
+ * destination can (LogDestination.flushSync), else once an asynchronous flush is done, or after
+ * `giveUpMs` (a reader of stdout that stopped reading would otherwise hold the exit forever).
+ */
+export function flushThenExit(logger: Logger, exit: () => void, giveUpMs: number): void {
+  const destination = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
+  if (destination instanceof LogDestination && destination.flushSync()) return exit();
+  setTimeout(exit, giveUpMs).unref();
+  logger.flush(() => exit());
+}
+
+/**
  * Flushes the log every `everyMs`, so a quiet service still logs promptly; one flush at a time, so a
  * stream that never drains under load cannot pile up waiting flushes. Returns a stop function.
  */
