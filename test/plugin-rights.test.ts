@@ -4,7 +4,8 @@
 // Each row of the table is tried here or in test/plugin-processes.test.ts and test/isolation.test.ts.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, symlink } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { getPriority, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -65,6 +66,23 @@ describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_00
     const [line] = keptRoot(service).map((entry) => JSON.parse(entry) as Record<string, unknown>);
     assert.deepEqual([line?.plugin, line?.reason], [GROUP, `${dir} is not readable by other users`]);
     assert.equal(await pluginUid(service), 0);
+  });
+
+  it('auto keeps the service\'s user when Node itself is in a private folder, which no other user could start', { skip: !asRoot && NOT_ROOT }, async (t) => {
+    // As CI's second leg runs Node 26 from a mkdtemp folder: a plugin process as nobody failed to start there.
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-private-node-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const node = path.join(dir, 'node');
+    await copyFile(process.execPath, node);
+    const configFile = path.join(dir, 'config.yaml');
+    await writeFile(configFile, JSON.stringify({ plugins: { dirs: [path.join(fixtures, 'external-plugins')], disabled: ['kernel-probe'] } }));
+    const called = spawnSync(node, [path.join(repoRoot, 'bin', 'toolshed.js'), 'call', 'greeting/hello', '{"name":"Ada"}', '--config', configFile], { cwd: repoRoot, encoding: 'utf8' });
+    assert.deepEqual([called.status, called.stdout], [0, '{"greeting":"Hello, Ada!"}\n'], called.stderr);
+    // Named as that user, it cannot be started, and the start says so in the system's words.
+    await writeFile(configFile, JSON.stringify({ plugins: { dirs: [path.join(fixtures, 'external-plugins')], disabled: ['kernel-probe'], user: { uid: 65534, gid: 65534 } } }));
+    const refused = spawnSync(node, [path.join(repoRoot, 'bin', 'toolshed.js'), 'call', 'greeting/hello', '{"name":"Ada"}', '--config', configFile], { cwd: repoRoot, encoding: 'utf8' });
+    assert.equal(refused.status, 1, refused.stderr);
+    assert.match(refused.stderr, /greeting\/index\.js:\n {2}- its process could not be started \(EACCES\)\n/);
   });
 
   it('service: the service\'s own user, which may signal the service (what a plugin still can as the same user)', async (t) => {

@@ -55,6 +55,7 @@ function firstFrame(specifier: string, user: UserSetting): Promise<Frame> {
         clearTimeout(timer);
         if (answer !== undefined) return resolve(answer);
         if (cause.kind === 'start-timeout') return reject(new ProbeRefusal([`its module did not finish loading within ${PROBE_TIMEOUT_MS / 1000} s`]));
+        if (cause.kind === 'exited' && cause.startError !== undefined) return reject(new ProbeRefusal([describeEnd(cause)]));
         reject(new ProbeRefusal([`its module stopped the process loading it: ${describeEnd(cause).replace(/^its process /, '')}`]));
       },
     });

@@ -79,10 +79,18 @@ export async function startServiceWithFakeUpstreams(config: Record<string, unkno
   const dns = (await import('../../plugins/dns-lookup/index.js')).default;
   const resolver = await startResolver(zoneAnswering(dns.operations.lookup!.examples[0]!.response as PresentedLookup));
   const feed = await startFeed();
-  const service = await startTestService(
-    { dns: { resolvers: { cloudflare: resolver.url, google: resolver.url } }, currency: { ratesUrl: feed.url }, ...config },
-    { builtinDir: builtinPluginDir },
-  );
+  let service: TestService;
+  try {
+    service = await startTestService(
+      { dns: { resolvers: { cloudflare: resolver.url, google: resolver.url } }, currency: { ratesUrl: feed.url }, ...config },
+      { builtinDir: builtinPluginDir },
+    );
+  } catch (error) {
+    // Left listening, the fakes would hold the file's process open after its failure (a CI run hung so).
+    await resolver.close();
+    await feed.close();
+    throw error;
+  }
   const stop = service.stop.bind(service);
   return Object.assign(service, {
     stop: async () => {

@@ -201,7 +201,8 @@ export interface LaunchOptions {
 /** The launch of a process that probes (`probe`) or serves (`serve`) the plugin at `specifier`, and why it keeps the service's user if `auto` had to. */
 export function launchOf(mode: 'probe' | 'serve', specifier: string, options: LaunchOptions): Launch & { readonly kept?: string } {
   const readable = readablePaths(specifier, options.grants);
-  const { user, kept } = chooseUser(options.user, readable);
+  // Node itself too: installed in a private folder (a home's nvm, a mkdtemp), no other user can start it.
+  const { user, kept } = chooseUser(options.user, [process.execPath, ...readable]);
   const args = [...nodeFlags(readable, options.grants, options.heapMb), childEntry, mode, specifier];
   return { command: process.execPath, args, env: options.env, cwd: pluginRoot(specifier), ...(user === undefined ? {} : { user }), ...(kept === undefined ? {} : { kept }) };
 }

@@ -14,7 +14,7 @@ import { MAX_HEADER_BYTES } from './protocol.js';
 
 /** Why a process ended. `exited` is its own doing (an exit, a crash, a signal from itself or another process). */
 export type EndCause =
-  | { readonly kind: 'exited'; readonly code: number | null; readonly signal: NodeJS.Signals | null }
+  | { readonly kind: 'exited'; readonly code: number | null; readonly signal: NodeJS.Signals | null; readonly startError?: string }
   | { readonly kind: 'deadline' }
   | { readonly kind: 'memory'; readonly rssMb: number; readonly capMb: number }
   | { readonly kind: 'busy-idle' }
@@ -69,7 +69,8 @@ export class PluginProcess {
     });
     // A write to a process that just died fails; its exit is what counts.
     this.child.stdin!.on('error', () => undefined);
-    this.child.once('error', () => this.finish({ kind: 'exited', code: null, signal: null }));
+    // It could not be started (Node not executable by its user, say): the system's code says why.
+    this.child.once('error', (error: NodeJS.ErrnoException) => this.finish({ kind: 'exited', code: null, signal: null, startError: error.code ?? error.name }));
     this.child.once('exit', (code, signal) => this.finish(this.cause ?? { kind: 'exited', code, signal }));
     if (this.child.pid !== undefined) lowerPriority(this.child.pid, options.niceness);
   }

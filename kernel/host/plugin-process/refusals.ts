@@ -10,6 +10,7 @@ import type { EndCause } from './plugin-process.js';
 export function describeEnd(cause: EndCause): string {
   switch (cause.kind) {
     case 'exited':
+      if (cause.startError !== undefined) return `its process could not be started (${cause.startError})`;
       return cause.signal !== null ? `its process was ended by ${cause.signal}` : `its process exited with code ${cause.code ?? 'unknown'}`;
     case 'memory':
       return `its process used ${Math.ceil(cause.rssMb)} MiB of memory, over its cap of ${cause.capMb} MiB`;
