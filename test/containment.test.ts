@@ -142,12 +142,15 @@ describe('toolshed call', { timeout: 120_000 }, () => {
   it('ends a contained loop and a never-settling handler at the deadline with 504 operation_timeout (exit 3)', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-containment-'));
     const config = path.join(dir, 'config.yaml');
-    await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(hostilePlugins)}]\noperations:\n  deadlineMs: 500\n`);
+    // The command starts the plugin's process for its one call, and that start counts as waiting: past
+    // half the deadline it is 503 server_busy. 5 s leaves a busy machine 2.5 s to start Node (a
+    // 500 ms deadline was server_busy once beside five other test files).
+    await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(hostilePlugins)}]\noperations:\n  deadlineMs: 5000\n`);
     const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
     for (const target of ['busy-loop/spin', 'never-settles/wait']) {
       const outcome = await run(process.execPath, [bin, 'call', target, '{}', '--config', config], { cwd: dir });
       const group = target.replace('/', '.');
-      const body = { error: { code: 'operation_timeout', message: `${group} did not finish within its deadline of 500 ms` } };
+      const body = { error: { code: 'operation_timeout', message: `${group} did not finish within its deadline of 5000 ms` } };
       assert.deepEqual(outcome, { code: 3, stdout: '', stderr: `${JSON.stringify(body)}\n` });
     }
   });
