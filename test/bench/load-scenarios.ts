@@ -5,7 +5,7 @@
  */
 import type { ServerKind, ServerProcess } from './processes.js';
 import { SERVERS } from './processes.js';
-import { formatNumber, formatRatio, ratio, renderTable, type Target } from './report.js';
+import { cleanRatio, formatNumber, formatRatio, ratio, renderTable, type Target } from './report.js';
 import { checkSameAnswers, interleavedRounds, type LoadCase, type Measured, type RoundPlan } from './throughput.js';
 import { ENCODE_PATH, HASH_PATH } from './reference-work.js';
 
@@ -92,8 +92,8 @@ export async function runSmallScenario(title: string, servers: readonly ServerPr
         const own = find(measured, label, 'toolshed');
         const koa = find(measured, label, 'koa');
         return [
-          { scenario: title, name: `Toolshed / bare Koa, ${label}, by req/s`, value: ratio(own?.rps, koa?.rps), comparison: '>=' as const, goal: SMALL_OF_KOA },
-          { scenario: title, name: `Toolshed / bare Koa, ${label}, by CPU per request`, value: ratio(koa?.cpuUs, own?.cpuUs), comparison: '>=' as const, goal: SMALL_OF_KOA },
+          { scenario: title, name: `Toolshed / bare Koa, ${label}, by req/s`, value: cleanRatio(own, koa, (row) => row.rps), comparison: '>=' as const, goal: SMALL_OF_KOA },
+          { scenario: title, name: `Toolshed / bare Koa, ${label}, by CPU per request`, value: cleanRatio(koa, own, (row) => row.cpuUs), comparison: '>=' as const, goal: SMALL_OF_KOA },
         ];
       });
   return { title, measured, table: scenarioTable(measured, ['koa', 'fastify', 'raw']), targets };
@@ -106,7 +106,7 @@ export async function runLargeScenario(title: string, servers: readonly ServerPr
   const targets: Target[] = cases.map(({ label }) => ({
     scenario: title,
     name: `Toolshed / Fastify, ${label}, by req/s`,
-    value: ratio(find(measured, label, 'toolshed')?.rps, find(measured, label, 'fastify')?.rps),
+    value: cleanRatio(find(measured, label, 'toolshed'), find(measured, label, 'fastify'), (row) => row.rps),
     comparison: '>=' as const,
     goal: LARGE_OF_FASTIFY,
   }));

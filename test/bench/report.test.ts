@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bodyOfSize, scenarioTable } from './load-scenarios.js';
 import { SCENARIOS, parseOptions } from './options.js';
-import { formatMib, formatNumber, formatRatio, goalText, median, parseCpuList, ratio, renderMarkdownTable, renderTable, renderTargets, targetMet, valueText, verdict, type Target } from './report.js';
+import { cleanRatio, formatMib, formatNumber, formatRatio, goalText, median, parseCpuList, ratio, renderMarkdownTable, renderTable, renderTargets, targetMet, valueText, verdict, type Target } from './report.js';
 import { workersBooted } from './startup.js';
 
 describe('median', () => {
@@ -26,6 +26,15 @@ describe('ratio and number formatting', () => {
     assert.ok(Number.isNaN(ratio(1, 0)));
     assert.ok(Number.isNaN(ratio(undefined, 2)));
     assert.ok(Number.isNaN(ratio(2, Number.NaN)));
+  });
+  it('compares rows only when neither had a refusal or a failure', () => {
+    const served = { rps: 30, failures: 0 };
+    const alsoServed = { rps: 40, failures: 0 };
+    // 30 / 40
+    assert.equal(cleanRatio(served, alsoServed, (row) => row.rps), 0.75);
+    // The 9 MiB rows of one run: 329 answers were 429s, counted as requests, and made the ratio 4.60.
+    assert.ok(Number.isNaN(cleanRatio({ rps: 25, failures: 329 }, alsoServed, (row) => row.rps)));
+    assert.ok(Number.isNaN(cleanRatio(served, { rps: 6, failures: 1 }, (row) => row.rps)));
   });
   it('prints ratios with two decimals and a dash for what was not measured', () => {
     assert.equal(formatRatio(2 / 3), '0.67');

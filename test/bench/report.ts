@@ -17,6 +17,15 @@ export function ratio(part: number | undefined, whole: number | undefined): numb
   return part / whole;
 }
 
+/**
+ * `of(part) / of(whole)`, or NaN (met by nothing) when either row had a refusal or a failure: a 429
+ * or 503 is answered faster than the work, so a ratio counting it would flatter the refusing side.
+ */
+export function cleanRatio<Row extends { readonly failures: number }>(part: Row | undefined, whole: Row | undefined, of: (row: Row) => number): number {
+  if (part === undefined || whole === undefined || part.failures > 0 || whole.failures > 0) return Number.NaN;
+  return ratio(of(part), of(whole));
+}
+
 /** A number with `digits` decimals, or an em dash when there is none to show. */
 export function formatNumber(value: number | undefined, digits = 0): string {
   return value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(digits);
