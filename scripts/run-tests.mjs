@@ -78,41 +78,6 @@ const reporters = [
  */
 const BATCH_GUARD_MS = Number(process.env.TEST_BATCH_GUARD_MS ?? 30 * 60_000);
 
-/** The ids and command lines of every process below `root` (Linux /proc; none elsewhere). */
-function descendants(root) {
-  const parents = new Map();
-  let entries;
-  try {
-    entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
-  } catch {
-    return []; // no /proc: nothing to name
-  }
-  for (const entry of entries) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  const found = [];
-  const below = (pid) => {
-    for (const [child, parent] of parents) {
-      if (parent !== pid) continue;
-      let command = '';
-      try {
-        command = readFileSync(`/proc/${child}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-      } catch {
-        // ended meanwhile
-      }
-      found.push({ pid: child, command });
-      below(child);
-    }
-  };
-  below(root);
-  return found;
-}
-
 /**
  * Where a hung file's Node processes write their diagnostic report (stack, open handles) when the
  * guard below signals them; every Node process of the run may write one (NODE_OPTIONS), none does
@@ -132,7 +97,9 @@ function summary(file) {
 
 /** Reports what every Node process below the batch is doing, then ends them (not the runner). */
 async function endHung(child) {
-  const left = descendants(child.pid);
+  // From the build, as the tests are: the same walk over /proc that the browser tests use.
+  const { descendantsOf } = await import(new URL('../dist/test/support/process-tree.js', import.meta.url).href);
+  const left = descendantsOf(child.pid);
   console.error(`\nThe batch ran past ${Math.round(BATCH_GUARD_MS / 1000)} s; ending what it started:`);
   // The end of a command line names the file (Node 26 puts many flags before it).
   for (const { pid, command } of left) console.error(`  ${pid} ${command.length > 300 ? `…${command.slice(-300)}` : command}`);

@@ -5,9 +5,9 @@
 // RE2, in linear time. What each attack costs the main thread is counted in CPU time, its own work
 // whatever else the machine runs: at most 50 ms, the request's whole path included.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { readProcStat } from '../kernel/host/proc-stat.js';
 import { send, type Answer } from './support/http.js';
 import { fixtures, startTestService, type TestService } from './support/service.js';
 
@@ -22,9 +22,7 @@ let service: TestService;
  * for a core on a busy machine does not count, so the figure is the thread's work alone.
  */
 function mainThreadCpuMs(): number {
-  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10; // fields 14 and 15 of proc(5): utime, stime
+  return readProcStat(`/proc/self/task/${process.pid}/stat`)!.cpuMs;
 }
 
 /** `request`'s answer, and the main thread's CPU time while it ran. */

@@ -7,9 +7,9 @@
 // is not read: every run measures the same configuration. Scenario (f) adds plugin folders
 // (BENCH_PLUGIN_DIRS), the groups it trusts (BENCH_TRUSTED), both comma-separated, and the queue of
 // each contained plugin's share (BENCH_PLUGIN_QUEUE), so that its load stays within the share.
-import { readFileSync } from 'node:fs';
 import { loadConfig, mergeConfig, validateCoreConfig } from '../../kernel/host/config.js';
 import { createLogger, flushPeriodically } from '../../kernel/host/logger.js';
+import { readProcStat } from '../../kernel/host/proc-stat.js';
 import { startToolshed } from '../../service/compose.js';
 import { announce } from './child-ipc.js';
 
@@ -38,19 +38,12 @@ flushPeriodically(logger, 1000);
  * idle end (`workers.idleMs`) is far longer than the pause between rounds, so none ends in a run.
  */
 function pluginCpuUs(): number {
-  let ticks = 0;
+  let ms = 0;
   for (const share of service.host.pluginProcesses.stats().values()) {
-    for (const pid of share.pids) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        ticks += Number(fields[11]) + Number(fields[12]);
-      } catch {
-        // Gone meanwhile: its time is lost, as the comment above says.
-      }
-    }
+    // Gone meanwhile: its time is lost, as the comment above says.
+    for (const pid of share.pids) ms += readProcStat(pid)?.cpuMs ?? 0;
   }
-  return ticks * 10_000;
+  return ms * 1000;
 }
 
 // The pool's live workers, as `toolshed_worker_pool_threads` reads them (scenario (d) counts them around the first pool call).

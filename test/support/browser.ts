@@ -4,12 +4,13 @@
  * examples need.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { zoneAnswering, startResolver, type PresentedLookup } from '../../plugins/dns-lookup/fake-resolver.js';
 import { startFeed } from '../../plugins/currency-converter/fake-feed.js';
 import { builtinPluginDir } from '../../kernel/host/index.js';
+import { childrenOf } from './process-tree.js';
 import { startTestService, type TestService } from './service.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -48,18 +49,8 @@ export async function closeBrowser(browser: Browser | undefined): Promise<void> 
 /** SIGKILLs the process group of every chromium this process started (playwright starts it in a group of its own); returns their ids. */
 function killChromiumChildren(): number[] {
   const killed: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // gone meanwhile
-    }
-    const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (parent !== process.pid || !command.startsWith('chromium')) continue;
-    const pid = Number(entry);
+  for (const { pid, command } of childrenOf(process.pid)) {
+    if (!command.startsWith('chromium')) continue;
     try {
       process.kill(-pid, 'SIGKILL');
     } catch {

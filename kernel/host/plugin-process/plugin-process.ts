@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
+import { readProcStat } from '../proc-stat.js';
 import { encodeFrame, FrameError, FrameReader, type Frame } from './frames.js';
 import type { Launch } from './launch.js';
 import { MAX_HEADER_BYTES } from './protocol.js';
@@ -130,14 +131,7 @@ export class PluginProcess {
   cpuMs(): number | undefined {
     const pid = this.child.pid;
     if (pid === undefined || this.done) return undefined;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // Fields after the command name, which is in parentheses and may hold spaces: state is [0], utime [11], stime [12].
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * 10;
-    } catch {
-      return undefined;
-    }
+    return readProcStat(pid)?.cpuMs;
   }
 
   private finish(cause: EndCause): void {
