@@ -34,6 +34,15 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
+/** SIGKILLs the process group `child` leads (it was started detached): npm or npx and every process below it. */
+function endGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // the group has ended already
+  }
+}
+
 /** How long the processes may take to end after SIGTERM before the test says which one did not: a hang, not a speed target. */
 const GUARD_MS = 60_000;
 
@@ -56,6 +65,10 @@ async function startAndTerminate(command: string, args: readonly string[], cwd: 
   try {
     url = await listeningUrl(child);
     assert.equal((await send(url, '/healthz', { method: 'GET' })).status, 200);
+  } catch (error) {
+    // It failed before it served: what npm or npx started (node, the service) ends with it, not after the test.
+    endGroup(child);
+    throw error;
   } finally {
     child.kill('SIGTERM');
   }
@@ -64,7 +77,7 @@ async function startAndTerminate(command: string, args: readonly string[], cwd: 
   clearTimeout(guard);
   if (!ended) {
     const left = await answers(url);
-    process.kill(-child.pid!, 'SIGKILL');
+    endGroup(child);
     assert.fail(`${command} ${args.join(' ')}: its output was still open ${GUARD_MS} ms after SIGTERM${left ? ', and the service still answered' : ''}\n${log}`);
   }
   const exited = await exit;
