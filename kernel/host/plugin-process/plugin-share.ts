@@ -221,14 +221,26 @@ export class PluginShare {
   }
 
   private hasFreeProcess(): boolean {
-    return [...this.slots].some((slot) => slot.job === undefined);
+    for (const slot of this.slots) if (slot.job === undefined) return true;
+    return false;
+  }
+
+  /** A process without a request, a ready one first; undefined when all are busy. */
+  private freeSlot(): Slot | undefined {
+    let booting: Slot | undefined;
+    for (const slot of this.slots) {
+      if (slot.job !== undefined) continue;
+      if (slot.ready) return slot;
+      booting ??= slot;
+    }
+    return booting;
   }
 
   /** Hands waiting jobs to processes while the gate lets them run and a process is free or may be started. */
   private dispatch(): void {
     if (this.closed) return;
     while (this.gate.queued > 0) {
-      const free = [...this.slots].find((slot) => slot.job === undefined && slot.ready) ?? [...this.slots].find((slot) => slot.job === undefined);
+      const free = this.freeSlot();
       if (free === undefined && (this.slots.size >= this.options.processes || this.pausedUntil > performance.now())) return;
       const job = this.gate.next();
       if (job === undefined) return;
@@ -252,7 +264,8 @@ export class PluginShare {
     if (job.boundAt !== undefined) job.deadline += job.startedAt - job.boundAt;
     // Whatever the request starts must be done by its deadline, answered or not.
     slot.quietAt = job.deadline;
-    this.arm(job, 0);
+    // Its timer from run() still stands unless it waited for a boot (its deadline moved, its timer was the start guard).
+    if (job.boundAt !== undefined) this.arm(job, 0);
     slot.process.send({ kind: 'run', id: job.id, operation: job.operation }, job.body);
   }
 
@@ -291,24 +304,23 @@ export class PluginShare {
       return;
     }
     this.failures = 0;
-    const operation = `${this.options.group}.${job.operation}`;
     if (header.kind === 'answer') {
       this.counters.completed++;
       this.settle(job, undefined, payload);
-    } else if (header.kind === 'refusal') this.settle(job, refusalOf(operation, header));
+    } else if (header.kind === 'refusal') this.settle(job, refusalOf(`${this.options.group}.${job.operation}`, header));
     else if (header.kind === 'too-large') this.settle(job, answerTooLarge(Number(header.bytes) || 0, this.options.maxAnswerBytes));
     else if (header.kind === 'failed') this.settle(job, failureOf(header));
     else return slot.process.end({ kind: 'protocol', problem: `an unknown ${String(header.kind).slice(0, 20)} message` });
     this.release(slot);
   }
 
-  /** The process's request is done: it serves the next, or waits idle. */
+  /** The process's request is done: it serves the next, or waits idle (its idle timer is armed only then, not between two requests). */
   private release(slot: Slot): void {
     const job = slot.job;
     slot.job = undefined;
     if (job !== undefined) this.free(job);
-    if (!this.closed && !slot.process.ending) this.idle(slot);
     this.dispatch();
+    if (!this.closed && !slot.process.ending) this.idle(slot);
   }
 
   private idle(slot: Slot): void {
