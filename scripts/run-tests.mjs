@@ -85,7 +85,27 @@ const BATCH_GUARD_MS = Number(process.env.TEST_BATCH_GUARD_MS ?? 30 * 60_000);
  */
 const reports = mkdtempSync(path.join(tmpdir(), 'toolshed-test-reports-'));
 process.on('exit', () => rmSync(reports, { recursive: true, force: true }));
-const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --report-on-signal --report-directory=${reports}`.trim() };
+/** Where the reporter writes each file's duration (file-durations-reporter.mjs). */
+const durations = path.join(reports, 'durations.jsonl');
+const env = {
+  ...process.env,
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --report-on-signal --report-directory=${reports}`.trim(),
+  TEST_DURATIONS_FILE: durations,
+};
+
+/** The slowest files of the whole run and how long each took (files side by side overlap: where the minutes go, not a sum). */
+function printSlowest() {
+  let rows;
+  try {
+    rows = readFileSync(durations, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  } catch {
+    return; // no file ended
+  }
+  rows.sort((a, b) => b.seconds - a.seconds);
+  const shown = Number(process.env.TEST_SLOWEST ?? 15);
+  console.log(`\nSlowest test files (seconds each; ${rows.length} files):`);
+  for (const row of rows.slice(0, shown)) console.log(`  ${row.seconds.toFixed(1).padStart(7)} s  ${row.passed ? '' : 'FAILED '}${row.file}`);
+}
 
 /** What a diagnostic report says of a process: its JavaScript stack and its active handles. */
 function summary(file) {
@@ -112,7 +132,7 @@ async function endHung(child) {
     }
   }
   await sleep(5000);
-  for (const file of readdirSync(reports)) {
+  for (const file of readdirSync(reports).filter((name) => name.startsWith('report.'))) {
     try {
       console.error(summary(path.join(reports, file)));
     } catch {
@@ -157,4 +177,5 @@ if (guarded.length > 0) console.log(`\n${guarded.length} test files whose CPU-bo
 const passedGuarded = await runBatch(guarded, cores);
 if (loading.length > 0) console.log(`\n${loading.length} test files that load the service themselves, one at a time`);
 const passedLoading = await runBatch(loading, 1);
+printSlowest();
 process.exit(passedTogether && passedGuarded && passedLoading ? 0 : 1);

@@ -40,6 +40,12 @@ describe('the test runner', () => {
     assert.match(output, /✔ passes and leaves a timer/);
   });
 
+  it('closes the run with its slowest files and their durations, though each file\'s process ends with its tests', () => {
+    const { status, output } = runOn({ 'first.test.js': passing, 'second.test.js': passing });
+    assert.equal(status, 0, output);
+    assert.match(output, /\nSlowest test files \(seconds each; 2 files\):\n(?: +\d+\.\d s {2}dist\/fixture\/(?:first|second)\.test\.js\n){2}/);
+  });
+
   it('ends a batch past its guard: names the file that hung, what its process was waiting on, and fails with the other files reported', () => {
     const hanging = "import { before, it } from 'node:test';\nimport { createServer } from 'node:net';\nbefore(() => new Promise((resolve) => createServer().listen(0, '127.0.0.1')));\nit('never runs', () => {});\n";
     const { status, output } = runOn({ 'hanging.test.js': hanging, 'passing.test.js': passing }, { TEST_BATCH_GUARD_MS: '5000' });
