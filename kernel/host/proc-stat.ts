@@ -15,7 +15,7 @@ export interface ProcStat {
   readonly cpuMs: number;
 }
 
-/** `/proc/<pid>/stat`, or `/proc/self/task/<tid>/stat` when `path` is given whole. */
+/** `/proc/<pid>/stat` for a pid, or the stat file at a path (a thread's: `/proc/self/task/<tid>/stat`). */
 export function readProcStat(pidOrPath: number | string): ProcStat | undefined {
   let stat: string;
   try {

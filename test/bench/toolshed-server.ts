@@ -3,8 +3,8 @@
 // (its SHA-256 digest from BENCH_KEY_SHA256, as kernel/http/api-keys.ts stores keys) and rate limits
 // raised so that the benchmark measures the work of checking them and never a 429. The load comes
 // from one loopback address standing for many clients, so that address's share of the reading
-// budget is the whole budget (four 9 MiB bodies at once would pass the default 32 MiB share). TOOLSHED_CONFIG
-// is not read: every run measures the same configuration. Scenario (f) adds plugin folders
+// budget is the whole budget (four 9 MiB bodies at once would pass the default 32 MiB share).
+// TOOLSHED_CONFIG is not read: every run measures the same configuration. Scenario (f) adds plugin folders
 // (BENCH_PLUGIN_DIRS), the groups it trusts (BENCH_TRUSTED), both comma-separated, and the queue of
 // each contained plugin's share (BENCH_PLUGIN_QUEUE), so that its load stays within the share.
 import { loadConfig, mergeConfig, validateCoreConfig } from '../../kernel/host/config.js';
@@ -17,11 +17,12 @@ const defaultsFile = new URL('../../../config/default.yaml', import.meta.url);
 const digest = process.env.BENCH_KEY_SHA256;
 const never = 1_000_000_000;
 const list = (value: string | undefined): string[] => (value === undefined || value === '' ? [] : value.split(','));
+const loaded = await loadConfig({ PORT: '0', HOST: '127.0.0.1' }, defaultsFile);
 const config = validateCoreConfig(
-  mergeConfig(await loadConfig({ PORT: '0', HOST: '127.0.0.1' }, defaultsFile), {
+  mergeConfig(loaded, {
     auth: { apiKeys: digest === undefined ? [] : [{ name: 'bench', sha256: digest }] },
     rateLimit: { anonymous: { max: never }, apiKey: { max: never } },
-    server: { readingBytesPerClient: 134_217_728 },
+    server: { readingBytesPerClient: loaded.server.readingBytes },
     plugins: {
       dirs: list(process.env.BENCH_PLUGIN_DIRS),
       trusted: list(process.env.BENCH_TRUSTED),

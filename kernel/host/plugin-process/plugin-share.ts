@@ -221,8 +221,7 @@ export class PluginShare {
   }
 
   private hasFreeProcess(): boolean {
-    for (const slot of this.slots) if (slot.job === undefined) return true;
-    return false;
+    return this.freeSlot() !== undefined;
   }
 
   /** A process without a request, a ready one first; undefined when all are busy. */
