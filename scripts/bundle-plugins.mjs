@@ -8,8 +8,14 @@
 // it never holds a stale compiled file. No source map: coverage tools cannot merge a bundle's
 // functions and branches with the same sources' own modules, so the bundle stays out of the
 // coverage report. Run after every build, like bundle-dependencies.mjs; without it, only start-up is slower.
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+//
+// Then it imports each plugin's bundle (definePlugin checks the manifest as it loads, so a broken
+// built-in fails the build) and writes its manifest as data beside it, dist/plugins/<group>/
+// index.manifest.v8 (node:v8's serializer, as a contained plugin's probe sends it): the kernel reads
+// that at start-up and imports the plugin's module only when it is first used (kernel/host/deferred-plugin.ts).
+import { readFile, writeFile } from 'node:fs/promises';
+import { serialize } from 'node:v8';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import fg from 'fast-glob';
 import { REQUIRE_SHIM, serverBundle } from './server-bundle-options.mjs';
@@ -42,3 +48,11 @@ await Promise.all(
     }),
   ),
 );
+
+const { withoutFunctions } = await import(pathToFileURL(`${root}dist/kernel/host/plugin-process/manifest-copy.js`).href);
+for (const index of indexes) {
+  const folder = `${root}dist/${index.replace(/\/index\.ts$/, '')}`;
+  const { default: plugin } = await import(pathToFileURL(`${folder}/index.bundle.js`).href);
+  const data = { manifest: withoutFunctions(plugin), warm: typeof plugin.warm === 'function', close: typeof plugin.close === 'function' };
+  await writeFile(`${folder}/index.manifest.v8`, serialize(data));
+}

@@ -8,7 +8,7 @@ import { builtinPluginDir, nearestOperation } from '../kernel/host/index.js';
 import { escapeHtml, scriptJson } from '../tool-pages/html.js';
 import { buildOpenApiDocument } from '../kernel/http/openapi.js';
 import { catalogOf } from '../tool-pages/catalog.js';
-import { likelyToolFinder, TOOL_PAGES_CSP } from '../tool-pages/serve.js';
+import { likelyToolFinder, TOOL_PAGES_CSP, toolPages } from '../tool-pages/serve.js';
 import { countMinCalls } from './support/work.js';
 import { send } from './support/http.js';
 import { externalPlugins, buildTestService, type InProcessService } from './support/service.js';
@@ -124,6 +124,32 @@ describe('GET /tools/<group>/<operation>', () => {
     // Other methods go on to the API's own answers (here the spent budget's 429).
     const post = await send(service.url, '/tools/qr-code-generator/create', { method: 'POST', body: {} });
     assert.ok([404, 429].includes(post.status), `POST: ${post.status}`);
+  });
+});
+
+describe('rendering', () => {
+  it('renders the pages on the first request for one, not when the service starts or answers another path', async () => {
+    const document = buildOpenApiDocument(service.host.executor.operations(), '1.0.0', []);
+    let reads = 0;
+    const watched = new Proxy(document, {
+      get(target, key, receiver) {
+        reads++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const pages = toolPages(watched, nearestOperation);
+    const context = (path: string) => ({ method: 'GET', path, status: 404, body: undefined as unknown, res: { setHeader: () => undefined } });
+    let passedOn = 0;
+    await pages(context('/healthz') as never, async () => void passedOn++);
+    assert.equal(reads, 0, 'nothing rendered for another path');
+    assert.equal(passedOn, 1);
+    const list = context('/');
+    await pages(list as never, async () => void passedOn++);
+    assert.ok(reads > 0, 'rendered for the first page');
+    assert.match(String(list.body), /<html/);
+    const afterFirst = reads;
+    await pages(context('/tools/base64/encode') as never, async () => void passedOn++);
+    assert.equal(reads, afterFirst, 'rendered once');
   });
 });
 

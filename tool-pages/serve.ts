@@ -1,6 +1,6 @@
 /**
  * GET / (the list of tools) and GET /tools/<group>/<operation> (one page per operation), built once
- * from the OpenAPI document, plus the pages' one script and one stylesheet. Public like /docs: no
+ * from the OpenAPI document when the first of them is asked for, plus the pages' one script and one stylesheet. Public like /docs: no
  * key, no rate limit; the requests a page sends are ordinary anonymous API requests. Every other
  * GET under /tools/ is answered here too, with an HTML 404 page (a group switched off says so), so
  * no page address ever reaches the rate limit or the API's JSON 404.
@@ -35,7 +35,7 @@ function bundledFile(name: string, type: string): [string, Asset] {
   return [`/tools/${name}`, { type, body }];
 }
 
-/** Every path the pages answer, rendered at start-up: a fixed map, so no request names anything else. */
+/** Every path the pages answer, rendered at once: a fixed map, so no request names anything else. */
 export function toolPageAssets(document: Record<string, unknown>): ReadonlyMap<string, Asset> {
   return assetsOf(catalogOf(document));
 }
@@ -80,10 +80,14 @@ export function likelyToolFinder(pages: ReadonlyMap<string, Tool>, nearestOperat
 
 /** Answers GET/HEAD of the pages and their files, and of every other path under /tools/; `/tools` and `/tools/` go to the list. */
 export function toolPages(document: Record<string, unknown>, nearestOperation: NearestName): Middleware {
-  const catalog = catalogOf(document);
-  const assets = assetsOf(catalog);
-  const disabled = new Set(catalog.disabledGroups);
-  const likelyTool = likelyToolFinder(catalog.pages, nearestOperation);
+  // Rendered on the first request for a page, not at start-up: every page's next steps weigh each
+  // operation against every other, and a service whose pages nobody opens need not pay for that.
+  let pages: { assets: ReadonlyMap<string, Asset>; disabled: ReadonlySet<string>; likelyTool: (path: string) => Tool | undefined } | undefined;
+  const rendered = (): NonNullable<typeof pages> => {
+    if (pages !== undefined) return pages;
+    const catalog = catalogOf(document);
+    return (pages = { assets: assetsOf(catalog), disabled: new Set(catalog.disabledGroups), likelyTool: likelyToolFinder(catalog.pages, nearestOperation) });
+  };
   return function serveToolPages(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/tools' || ctx.path === '/tools/') {
@@ -91,6 +95,8 @@ export function toolPages(document: Record<string, unknown>, nearestOperation: N
       ctx.res.setHeader('Location', '/');
       return undefined;
     }
+    if (ctx.path !== '/' && !ctx.path.startsWith(PAGES)) return next();
+    const { assets, disabled, likelyTool } = rendered();
     let asset = assets.get(ctx.path);
     if (asset === undefined) {
       if (!ctx.path.startsWith(PAGES)) return next();

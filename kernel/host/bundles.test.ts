@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { freshBundle, preferBundle } from './bundles.js';
+import { freshBundle, freshManifestData, preferBundle } from './bundles.js';
 import { WorkerPool } from './pool/worker-pool.js';
 
 const folders: string[] = [];
@@ -60,5 +60,17 @@ describe('a pool worker', () => {
     assert.equal(await pool.run(pathToFileURL(path.join(fresh, 'job.js')), 'where', [], { deadlineMs: 60_000 }), 'job.bundle.js');
     const stale = folderOf({ 'job.js': 101, 'job.bundle.js': 100 });
     assert.equal(await pool.run(pathToFileURL(path.join(stale, 'job.js')), 'where', [], { deadlineMs: 60_000 }), 'job.js');
+  });
+});
+
+describe('freshManifestData', () => {
+  it('names index.manifest.v8 while no JavaScript file in the folder, bundles included, is newer', () => {
+    const fresh = folderOf({ 'index.js': 100, 'index.bundle.js': 100, 'index.manifest.v8': 100 });
+    assert.equal(freshManifestData(path.join(fresh, 'index.js')), path.join(fresh, 'index.manifest.v8'));
+    const staleBundle = folderOf({ 'index.js': 100, 'index.bundle.js': 101, 'index.manifest.v8': 100 });
+    assert.equal(freshManifestData(path.join(staleBundle, 'index.js')), undefined);
+    const staleModule = folderOf({ 'index.js': 100, 'format.js': 101, 'index.manifest.v8': 100 });
+    assert.equal(freshManifestData(path.join(staleModule, 'index.js')), undefined);
+    assert.equal(freshManifestData(path.join(folderOf({ 'index.js': 100 }), 'index.js')), undefined);
   });
 });

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SDK_VERSION, type Plugin } from '@toolshed/plugin-sdk';
 import { checkPlugin } from '@toolshed/plugin-sdk/contract';
-import { freshBundle } from './bundles.js';
+import { freshBundle, freshManifestData } from './bundles.js';
+import { DeferredModule, deferredPlugin, readManifestData } from './deferred-plugin.js';
 import type { ManifestData } from './manifest-data.js';
 import { probeManifest, ProbeRefusal } from './manifest-probe.js';
 import type { UserSetting } from './plugin-process/launch.js';
@@ -21,8 +22,13 @@ import fg from './vendor/fast-glob.js';
 export interface LoadedPlugin {
   /** Its manifest; only data for a contained plugin, whose module this thread never imported. */
   readonly plugin: ManifestData;
-  /** The module's manifest with its functions, when imported on this thread: built-ins and trusted groups. */
+  /**
+   * The module's manifest with its functions, for built-ins and trusted groups: imported on this
+   * thread, or, for a built-in with fresh manifest data, a stand-in whose handlers import it on first use.
+   */
   readonly imported?: Plugin;
+  /** A built-in read from its manifest data: its module, imported on first use (kernel/host/deferred-plugin.ts). */
+  readonly deferred?: DeferredModule;
   /** The file or package name it was loaded from, for messages. */
   readonly source: string;
   /** What `import()` loads it by (a file URL or a package name), so a worker can load it too. */
@@ -111,7 +117,7 @@ async function importManifest(
   origin: LoadedPlugin['origin'],
   third: ThirdParty,
   folder?: string,
-): Promise<{ plugin: ManifestData; imported?: Plugin }> {
+): Promise<{ plugin: ManifestData; imported?: Plugin; deferred?: DeferredModule }> {
   if (origin === 'built-in') {
     const imported = await importHere(specifier, source, origin, folder);
     return { plugin: imported, imported };
@@ -147,13 +153,26 @@ export async function loadPluginFolder(folder: string, origin: 'built-in' | 'fol
   // The folder's index.bundle.js when it is fresh (kernel/host/bundles.ts): one read instead of one per module.
   const file = freshBundle(index) ?? index;
   const specifier = pathToFileURL(file).href;
-  const { plugin, imported } = await importManifest(specifier, file, origin, third, folder);
+  const { plugin, imported, deferred } = (origin === 'built-in' ? deferredBuiltin(index, specifier, file, folder) : undefined) ?? (await importManifest(specifier, file, origin, third, folder));
   const name = path.basename(folder);
   if (namedAfterGroup && name !== plugin.group) {
     throw new PluginLoadError(file, [`the folder is named "${name}" but the group is "${plugin.group}"; they must be equal`]);
   }
   const version = origin === 'built-in' ? serviceVersion : versionIn(path.join(folder, 'package.json'));
-  return { plugin, imported, source: file, specifier, origin, version };
+  return { plugin, imported, deferred, source: file, specifier, origin, version };
+}
+
+/**
+ * A built-in read from the manifest data its build wrote (checked by `definePlugin` when the build
+ * imported it), its module imported on first use; undefined when there is no fresh data to read,
+ * and the module is then imported now.
+ */
+function deferredBuiltin(index: string, specifier: string, source: string, folder: string): { plugin: ManifestData; imported: Plugin; deferred: DeferredModule } | undefined {
+  const file = freshManifestData(index);
+  const data = file === undefined ? undefined : readManifestData(file);
+  if (data === undefined) return undefined;
+  const deferred = new DeferredModule(data.manifest.group, () => importHere(specifier, source, 'built-in', folder));
+  return { plugin: data.manifest, imported: deferredPlugin(data, deferred), deferred };
 }
 
 /**

@@ -33,8 +33,11 @@ export interface Host {
   poolStats(): WorkerPoolStats;
   /** Each contained plugin's own processes, by group. */
   readonly pluginProcesses: PluginProcesses;
-  /** Starts one pool worker in the background (once the service listens); settles when it is up. */
-  warmUp(): Promise<void>;
+  /**
+   * Once the service listens: imports and warms the built-ins that have a `warm()` and are imported
+   * on first use, and, when `pool` is true, starts one pool worker; settles when both are done.
+   */
+  warmUp(pool: boolean): Promise<void>;
   /** Closes the plugins (bounded by `server.shutdownTimeoutMs`) and ends the worker pools. */
   close(): Promise<void>;
 }
@@ -88,9 +91,21 @@ export async function openHost(options: HostOptions): Promise<Host> {
   // Its tick keeps the main-thread deadlines, whatever door opened the host.
   watchdog.start();
   const warming = performance.now();
-  // Only what is imported here is warmed here; a contained plugin warms in each of its own processes.
-  for (const plugin of registry.hosted) await plugin.warm?.();
-  logger.info({ plugins: registry.hosted.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');
+  // Only what is imported here is warmed here; a contained plugin warms in each of its own processes,
+  // a built-in imported on first use when it is imported (warmUp below, or its first request).
+  const now = registry.hosted.filter((plugin) => !registry.deferred.has(plugin.group));
+  for (const plugin of now) await plugin.warm?.();
+  logger.info({ plugins: now.length, warmMs: Math.round(performance.now() - warming) }, 'plugins warmed');
+  const warmDeferred = async (): Promise<void> => {
+    const started = performance.now();
+    const due = registry.hosted.filter((plugin) => registry.deferred.has(plugin.group) && plugin.warm !== undefined);
+    try {
+      for (const plugin of due) await plugin.warm?.();
+      if (due.length > 0) logger.info({ plugins: due.length, warmMs: Math.round(performance.now() - started) }, 'plugins imported and warmed');
+    } catch (error) {
+      logger.error({ error: describeFailure(error) }, 'a built-in plugin failed to load');
+    }
+  };
   return {
     config,
     logger,
@@ -102,7 +117,7 @@ export async function openHost(options: HostOptions): Promise<Host> {
     runInWorker: (module, exportName, args, jobOptions) => pool.run(module, exportName, args, jobOptions),
     poolStats: () => pool.stats(),
     pluginProcesses,
-    warmUp: () => startWarmUp(pool, logger),
+    warmUp: async (warmPool) => void (await Promise.all([warmDeferred(), warmPool ? startWarmUp(pool, logger) : undefined])),
     async close() {
       watchdog.stop();
       // A plugin whose close() hangs must not hold the exit past the shutdown timeout.

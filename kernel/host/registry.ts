@@ -8,6 +8,7 @@ import { resolvePluginConfig } from '@toolshed/plugin-sdk/contract';
 import { compileOperation, termsOf, type CompiledOperation, type OperationTerms } from './operations.js';
 import type { ManifestData } from './manifest-data.js';
 import { ConfigError, coreSections, withSuggestions, type Config } from './config.js';
+import type { DeferredModule } from './deferred-plugin.js';
 import type { LoadedPlugin } from './discover.js';
 import { didYouMean } from './nearest.js';
 
@@ -56,6 +57,8 @@ export interface Registry {
   readonly plugins: readonly ManifestData[];
   /** The enabled plugins imported on the main thread (built-ins, trusted groups): the ones warmed and closed here. */
   readonly hosted: readonly Plugin[];
+  /** The enabled built-ins whose modules are imported on first use, by group (kernel/host/deferred-plugin.ts). */
+  readonly deferred: ReadonlyMap<string, DeferredModule>;
   /** Built-in groups served by a third-party plugin instead, with where that plugin came from. */
   readonly replaced: ReadonlyMap<string, string>;
   /** Groups that were found but are switched off by `plugins.enabled` / `plugins.disabled`. */
@@ -211,6 +214,7 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config, d
   const operations = new Map<string, RegisteredOperation>();
   const plugins: ManifestData[] = [];
   const hosted: Plugin[] = [];
+  const deferred = new Map<string, DeferredModule>();
   const trusted = new Set(config.plugins.trusted);
   const disabledGroups: string[] = [];
   for (const entry of loaded) {
@@ -227,6 +231,7 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config, d
     const imported = contained ? undefined : entry.imported;
     if (!contained && imported === undefined) throw new Error(`${plugin.group} is trusted but was not imported on this thread`);
     if (imported !== undefined) hosted.push(imported);
+    if (imported !== undefined && entry.deferred !== undefined) deferred.set(plugin.group, entry.deferred);
     const deadlineMs = config.operations.groupDeadlineMs[plugin.group] ?? config.operations.deadlineMs;
     for (const name of Object.keys(plugin.operations)) {
       const path = `/v1/${plugin.group}/${name}`;
@@ -244,5 +249,5 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config, d
       operations.set(path, { ...entryOf, placement: 'host', operation: compileOperation(imported, name), offload: where, offloadBytes });
     }
   }
-  return { operations, plugins, hosted, disabledGroups, replaced: new Map([...replaced].map(([builtin, entry]) => [builtin.plugin.group, entry.source])) };
+  return { operations, plugins, hosted, deferred, disabledGroups, replaced: new Map([...replaced].map(([builtin, entry]) => [builtin.plugin.group, entry.source])) };
 }

@@ -118,7 +118,7 @@ export async function buildService(options: StartOptions): Promise<BuiltService>
     callback: app.callback(),
     begin: () => {
       host.watchdog.start();
-      return config.operations.warmUp ? host.warmUp() : Promise.resolve();
+      return host.warmUp(config.operations.warmUp);
     },
     drain: () => {
       draining = true;

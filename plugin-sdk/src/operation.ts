@@ -9,7 +9,7 @@ import type { TSchema } from 'typebox';
 import type { OperationContext, OperationDefinition, Plugin } from './define.js';
 import { ContractBreach, InputError, isToolshedError, type ErrorDetail } from './errors.js';
 import { toWireSchema } from './schema-rules.js';
-import { compileSchema, UNKNOWN_PROPERTY, type SchemaValidator } from './validation.js';
+import { compileOnUse, compileSchema, UNKNOWN_PROPERTY, type SchemaValidator } from './validation.js';
 
 /** One operation's contract, its schemas compiled once. */
 export interface OperationContract {
@@ -54,8 +54,8 @@ export function operationContract(plugin: Plugin, name: string): OperationContra
   const definition = plugin.operations[name];
   if (definition === undefined) throw new Error(`${plugin.group} has no operation "${name}"`);
   const id = `${plugin.group}.${name}`;
-  const body = compileSchema(definition.body);
-  const response = compileSchema(definition.response);
+  const body = compileOnUse(definition.body);
+  const response = compileOnUse(definition.response);
   // The codes this operation may throw: its own list, or every code of the plugin.
   const declared = new Set(definition.errors ?? Object.keys(plugin.errors ?? {}));
   // Called as a function, not a method of the definition: a stack then names the handler as its author wrote it.

@@ -36,6 +36,21 @@ export interface SchemaValidator {
 
 const compiled = new WeakMap<object, SchemaValidator>();
 
+/**
+ * A validator that compiles `schema` when it is first used, through {@link compileSchema}: an
+ * operation nobody calls costs the host no compile at start-up. Its first use throws what the
+ * compile would have; a manifest checked by `checkPlugin` has compiled every schema already.
+ */
+export function compileOnUse(schema: TSchema): SchemaValidator {
+  let validator: SchemaValidator | undefined;
+  const compiled = (): SchemaValidator => (validator ??= compileSchema(schema));
+  return {
+    withDefaults: (value) => compiled().withDefaults(value),
+    check: (value) => compiled().check(value),
+    problems: (value) => compiled().problems(value),
+  };
+}
+
 /** Compiles `schema` once (cached per schema object); throws when TypeBox cannot compile it. */
 export function compileSchema(schema: TSchema): SchemaValidator {
   const cached = compiled.get(schema);
