@@ -1,6 +1,7 @@
 /**
- * Scenario (e): idle resident memory of a fresh Toolshed with every group loaded beside a fresh
- * bare Koa, both started with the same launch line. A measurement without a target: issue 38
+ * Scenario (e): idle resident memory of a fresh Toolshed with every group enabled (a built-in's
+ * module is imported on its first call, and none was called) beside a fresh bare Koa, both started
+ * with the same launch line. A measurement without a target: issue 38
  * withdrew the idle-RSS and after-load targets, and the loadtest holds the memory targets kept
  * (RSS peak, soak growth). It stays because it is cheap (two starts, one reading each).
  */
@@ -27,7 +28,7 @@ export async function runMemoryScenario(title: string, placement: Placement, env
     const idleBytes = { toolshed: (await toolshed.usage()).rssBytes, koa: (await koa.usage()).rssBytes };
     const table = renderTable(
       ['RSS, idle after a fresh start (no target)', 'Toolshed', 'bare Koa', 'Toolshed / Koa'],
-      [['every group loaded, one pool worker', formatMib(idleBytes.toolshed), formatMib(idleBytes.koa), formatRatio(ratio(idleBytes.toolshed, idleBytes.koa))]],
+      [['every group enabled, none called, one pool worker', formatMib(idleBytes.toolshed), formatMib(idleBytes.koa), formatRatio(ratio(idleBytes.toolshed, idleBytes.koa))]],
     );
     return { title, idleBytes, table, targets: [] };
   } finally {
