@@ -40,7 +40,7 @@ function runOperation(config: Config): CompositeOperation {
     async run(checked, request, operations) {
       const plan = checked as RecipePlan;
       await request.caller?.charge(plan.steps.length - 1);
-      return runPlan(operations, plan, { caller: request.caller, requestId: request.requestId, deadlineMs: recipeDeadline(config, request), held: request.held });
+      return runPlan(operations, plan, { caller: request.caller, requestId: request.requestId, deadlineMs: recipeDeadline(config, request), held: request.held, json: request.json });
     },
   };
 }
