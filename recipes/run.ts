@@ -110,10 +110,21 @@ function dropReadBy(index: number, readers: readonly number[], kept: (Kept | und
   });
 }
 
+/**
+ * `{"result": <last answer>}`, with `keep: all` every step's too: the answers' JSON texts put
+ * together as they are, never parsed and written again; as bytes once any answer is bytes (a long
+ * one, or one from the pool), so it is not decoded and encoded again either.
+ */
 function outcome(plan: RecipePlan, answers: readonly Answer[]): Answer {
-  const last = answerText(answers[answers.length - 1]!);
-  const steps = plan.keep === 'all' ? `,"steps":[${answers.map((answer, index) => `{"operation":${JSON.stringify(plan.steps[index]!.operation.name)},"answer":${answerText(answer)}}`).join(',')}]` : '';
-  return answerOf(`{"result":${last}${steps}}`, Number.POSITIVE_INFINITY);
+  const parts: (string | Answer)[] = ['{"result":', answers[answers.length - 1]!];
+  if (plan.keep === 'all') {
+    parts.push(',"steps":[');
+    answers.forEach((answer, index) => parts.push(`${index === 0 ? '' : ','}{"operation":${JSON.stringify(plan.steps[index]!.operation.name)},"answer":`, answer, '}'));
+    parts.push(']');
+  }
+  parts.push('}');
+  if (answers.every((answer) => typeof answer.body === 'string')) return answerOf(parts.map((part) => (typeof part === 'string' ? part : answerText(part))).join(''), Number.POSITIVE_INFINITY);
+  return answerOf(Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : typeof part.body === 'string' ? Buffer.from(part.body) : part.body))), Number.POSITIVE_INFINITY);
 }
 
 /** Runs an already checked plan (identify runs its own recipes this way). */
