@@ -3,11 +3,11 @@
  * whole recipe; a failing step stops the recipe and answers with its own status and code. Each
  * step's body is built and serialized once and handed on as bytes. It is written, and an earlier
  * answer a `$from` reads is parsed, where the step's own work is done: on the pool when large
- * (kernel/host/composite-json.ts), so a 10 MiB step costs the main thread a copy of its value, not
- * its serialization. What a recipe holds — every answer a later step still reads or the recipe keeps,
- * and the body of the step running — is counted against the answer budget and the recipe's cap
- * (the answer cap); an answer is dropped as soon as the body of its last reader is built, or at
- * once when nobody reads or keeps it.
+ * (kernel/host/composite-json.ts), so a 10 MiB step costs the main thread a copy of its value,
+ * not its serialization. What a recipe holds — every answer a later step still reads or the
+ * recipe keeps, and the body of the step running — is counted against the answer budget and the
+ * recipe's cap (the answer cap); an answer is dropped as soon as the body of its last reader is
+ * built, or at once when nobody reads or keeps it.
  */
 import { InputError, isToolshedError, ToolshedError } from '@toolshed/plugin-sdk';
 import { checkRecipe, type PlannedStep, type RecipePlan } from './check.js';
