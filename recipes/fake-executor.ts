@@ -19,7 +19,7 @@ export interface FakeExecutorOptions {
 }
 
 export interface FakeExecutor extends Executor {
-  /** Every run asked for, in order, its operation by name. */
+  /** Every run asked for, in order, its operation by name and its body as a value, however it was sent. */
   readonly runs: (RunRequest & { readonly operation: string })[];
 }
 
@@ -64,10 +64,10 @@ export async function fakeExecutor(options: FakeExecutorOptions = {}): Promise<F
     nearest: (name) => nearest(name, byName.keys(), 3),
     async run(request): Promise<Answer> {
       const name = typeof request.operation === 'string' ? request.operation : request.operation.name;
-      runs.push({ ...request, operation: name });
+      const value = request.bytes === undefined ? request.body : (JSON.parse(Buffer.from(request.bytes).toString('utf8')) as unknown);
+      runs.push({ ...request, operation: name, body: value });
       const entry = byName.get(name);
       if (entry === undefined) throw new ToolshedError(404, 'not_found', `No operation ${name}`);
-      const value = request.bytes === undefined ? request.body : (JSON.parse(Buffer.from(request.bytes).toString('utf8')) as unknown);
       const answer = await invoke(entry.plugin, entry.info.operation, value, { signal: request.caller?.gone() });
       return answerOf(JSON.stringify(answer), cap);
     },

@@ -5,7 +5,7 @@ import { definePlugin, defineOperation, isToolshedError, Type } from '@toolshed/
 import { identify, MAX_SPECULATIVE_BYTES, MAX_SPECULATIVE_RUNS } from './identify.js';
 import { corpus, jwtOf, prose } from './identify-corpus.data.js';
 import { runRecipe } from './run.js';
-import { answerValue } from './executor.js';
+import { answerValue, jsonHere, type CompositeJson } from './executor.js';
 import { MAX_IDENTIFY_INPUT_CHARS } from './schemas.js';
 
 let executor: FakeExecutor;
@@ -122,6 +122,27 @@ describe('identify is bounded', () => {
       // Each run's body is its input plus a few fixed fields.
       assert.ok(bytes <= MAX_SPECULATIVE_BYTES + executor.runs.length * 100, `${shape}: ${bytes} bytes`);
     }
+  });
+
+  it('writes each try\'s body and reads its answer through the JSON work it is given (the host places it by size)', async () => {
+    const written: Uint8Array[] = [];
+    let read = 0;
+    const json: CompositeJson = {
+      body: async (operation, value) => {
+        const bytes = await jsonHere.body(operation, value);
+        written.push(bytes);
+        return bytes;
+      },
+      value: (operation, answer) => (read++, jsonHere.value(operation, answer)),
+    };
+    executor.runs.length = 0;
+    // Base64 of "hello world", percent-encoded: two layers, so more than one try.
+    const { candidates } = await identify(executor, { input: 'aGVsbG8gd29ybGQ%3D' }, { json });
+    assert.equal(candidates[0]?.kind, 'percent-encoding');
+    // Every run got the bytes written for it, and every answer was read there too (a refused try has none).
+    assert.ok(executor.runs.length > 0);
+    assert.deepEqual(executor.runs.map((run) => run.bytes), written);
+    assert.ok(read > 0 && read <= written.length, `${read} of ${written.length}`);
   });
 
   it('never runs an operation that calls an upstream, whatever its recognizers say', async () => {

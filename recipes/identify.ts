@@ -10,7 +10,7 @@
 import { InputError, isToolshedError } from '@toolshed/plugin-sdk';
 import { compileSchema } from '@toolshed/plugin-sdk/contract';
 import { checkRecipe, mainFields } from './check.js';
-import { answerValue, type Caller, type Executor } from './executor.js';
+import { jsonHere, type Caller, type CompositeJson, type Executor } from './executor.js';
 import { NAMED_KINDS } from './identify-kinds.js';
 import { previewOf } from './preview.js';
 import { answerMatches, filledFields, readableShare, recognizersFrom, sampleOf, type ActiveRecognizer } from './recognizers.js';
@@ -28,6 +28,8 @@ export const SPECULATIVE_RUN_MS = 2000;
 export interface IdentifyOptions {
   readonly signal?: AbortSignal;
   readonly requestId?: string;
+  /** Where each try's body is written and its answer parsed (the host's: on the pool when large); none: here. */
+  readonly json?: CompositeJson;
 }
 
 /** One confirmed step of a chain. */
@@ -102,12 +104,16 @@ class Identifier {
 
   /** Makes `run`: the operation's answer, or undefined when refused or out of budget. */
   private async answerOf(run: Run): Promise<unknown> {
-    const bytes = Buffer.byteLength(JSON.stringify(run.body));
-    if (this.budget.runs <= 0 || bytes > this.budget.bytes || this.options.signal?.aborted === true) return undefined;
-    this.budget.runs -= 1;
-    this.budget.bytes -= bytes;
+    if (this.budget.runs <= 0 || this.options.signal?.aborted === true) return undefined;
+    const { operation } = run.recognizer;
+    const json = this.options.json ?? jsonHere;
     try {
-      return answerValue(await this.executor.run({ operation: run.recognizer.operation, body: run.body, caller: this.caller, requestId: this.options.requestId, deadlineMs: SPECULATIVE_RUN_MS }));
+      // Written once, where the run's own work is done; its bytes are what the budget counts and what the run gets.
+      const bytes = await json.body(operation, run.body);
+      if (bytes.byteLength > this.budget.bytes) return undefined;
+      this.budget.runs -= 1;
+      this.budget.bytes -= bytes.byteLength;
+      return await json.value(operation, await this.executor.run({ operation, bytes, caller: this.caller, requestId: this.options.requestId, deadlineMs: SPECULATIVE_RUN_MS }));
     } catch (error) {
       if (isToolshedError(error)) return undefined;
       throw error;

@@ -40,7 +40,7 @@ function runOperation(config: Config): CompositeOperation {
     async run(checked, request, operations) {
       const plan = checked as RecipePlan;
       await request.caller?.charge(plan.steps.length - 1);
-      return runPlan(operations, plan, { caller: request.caller, requestId: request.requestId, deadlineMs: recipeDeadline(config, request), held: request.held });
+      return runPlan(operations, plan, { caller: request.caller, requestId: request.requestId, deadlineMs: recipeDeadline(config, request), held: request.held, json: request.json });
     },
   };
 }
@@ -81,7 +81,7 @@ function identifyOperation(config: Config): CompositeOperation {
       const deadline = AbortSignal.timeout(recipeDeadline(config, request));
       const gone = request.caller?.gone();
       const signal = gone === undefined ? deadline : AbortSignal.any([gone, deadline]);
-      return answerOf(JSON.stringify(await identifyChecked(operations, body as IdentifyRequest, { signal, requestId: request.requestId })), Number.POSITIVE_INFINITY);
+      return answerOf(JSON.stringify(await identifyChecked(operations, body as IdentifyRequest, { signal, requestId: request.requestId, json: request.json })), Number.POSITIVE_INFINITY);
     },
   };
 }

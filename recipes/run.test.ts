@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test';
 import { isToolshedError, type ToolshedError } from '@toolshed/plugin-sdk';
 import { fakeExecutor, type FakeExecutor } from './fake-executor.js';
 import { runRecipe } from './run.js';
-import { answerText, answerValue } from './executor.js';
+import { answerText, answerValue, jsonHere, type CompositeJson } from './executor.js';
 
 // A JWT built by hand: header {"alg":"HS256","typ":"JWT"}, payload {"sub":"42","exp":1700000000}.
 const header = Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url');
@@ -43,6 +43,21 @@ describe('running a recipe', () => {
   it('wires each step\'s main input from the previous main output when the body leaves it out', async () => {
     const answer = await runRecipe(executor, { input: wrapped, steps: [{ operation: 'url-encoder/decode' }, { operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }] });
     assert.deepEqual((answerValue(answer) as { result: { payload: unknown } }).result.payload, { sub: '42', exp: 1700000000 });
+  });
+
+  it('writes every step\'s body and reads every earlier answer through the JSON work it is given (the host places it by size)', async () => {
+    const written: string[] = [];
+    const read: string[] = [];
+    const json: CompositeJson = {
+      body: (operation, value) => (written.push(operation.name), jsonHere.body(operation, value)),
+      value: (operation, answer) => (read.push(operation.name), jsonHere.value(operation, answer)),
+    };
+    const steps = [{ operation: 'url-encoder/decode' }, { operation: 'base64/decode' }, { operation: 'jwt-decoder/decode', body: { token: { $from: '/steps/1/text' } } }];
+    const answer = await runRecipe(executor, { input: wrapped, steps }, { json });
+    assert.deepEqual((answerValue(answer) as { result: { payload: unknown } }).result.payload, { sub: '42', exp: 1700000000 });
+    assert.deepEqual(written, ['url-encoder/decode', 'base64/decode', 'jwt-decoder/decode']);
+    // Each answer a later step reads is read once, as an answer of the operation that gave it.
+    assert.deepEqual(read, ['url-encoder/decode', 'base64/decode']);
   });
 
   it('answers every step with keep "all"', async () => {

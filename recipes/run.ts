@@ -1,14 +1,17 @@
 /**
  * Runs a checked recipe: each step through the executor, in order, under one deadline for the
  * whole recipe; a failing step stops the recipe and answers with its own status and code. Each
- * step's body is built and serialized once and handed on as bytes. What a recipe holds — every
- * answer a later step still reads or the recipe keeps, and the body of the step running — is
- * counted against the answer budget and the recipe's cap (the answer cap); an answer is dropped as
- * soon as the body of its last reader is built, or at once when nobody reads or keeps it.
+ * step's body is built and serialized once and handed on as bytes. It is written, and an earlier
+ * answer a `$from` reads is parsed, where the step's own work is done: on the pool when large
+ * (kernel/host/composite-json.ts), so a 10 MiB step costs the main thread a copy of its value,
+ * not its serialization. What a recipe holds — every answer a later step still reads or the
+ * recipe keeps, and the body of the step running — is counted against the answer budget and the
+ * recipe's cap (the answer cap); an answer is dropped as soon as the body of its last reader is
+ * built, or at once when nobody reads or keeps it.
  */
 import { InputError, isToolshedError, ToolshedError } from '@toolshed/plugin-sdk';
 import { checkRecipe, type PlannedStep, type RecipePlan } from './check.js';
-import { answerOf, answerText, answerValue, type Answer, type Caller, type Executor, type HeldAnswers } from './executor.js';
+import { answerOf, answerText, jsonHere, type Answer, type Caller, type CompositeJson, type Executor, type HeldAnswers, type OperationInfo } from './executor.js';
 import { formatPointer, valueAt } from './pointer.js';
 import { DEFAULT_RECIPE_DEADLINE_MS, MAX_STEP_BODY_BYTES } from './schemas.js';
 
@@ -24,6 +27,8 @@ export interface RecipeRunOptions {
   readonly now?: () => number;
   /** Where the answers held between steps are counted (the host's ledger for this run); none: not counted. */
   readonly held?: HeldAnswers;
+  /** Where step bodies are written and earlier answers parsed (the host's: on the pool when large); none: here. */
+  readonly json?: CompositeJson;
 }
 
 /** 504 `recipe_timeout`: the recipe's overall deadline passed before step `index` could start. */
@@ -34,11 +39,13 @@ function recipeTimeout(index: number, deadlineMs: number): ToolshedError {
 /** One answer as the runner keeps it: parsed when a wire first reads it, and only then. */
 interface Kept {
   readonly answer: Answer;
+  /** The operation that gave it: it is parsed where that operation's work is done. */
+  readonly operation: OperationInfo;
   value?: unknown;
 }
 
 /** The step's body with every wire filled from `{ input, steps }`; its literal part untouched when nothing is wired. */
-function bodyOf(step: PlannedStep, index: number, input: unknown, kept: readonly (Kept | undefined)[]): Readonly<Record<string, unknown>> {
+async function bodyOf(step: PlannedStep, index: number, input: unknown, kept: readonly (Kept | undefined)[], json: CompositeJson): Promise<Readonly<Record<string, unknown>>> {
   if (step.wires.length === 0) return step.body;
   const body = structuredClone(step.body) as Record<string, unknown>;
   for (const wire of step.wires) {
@@ -47,7 +54,7 @@ function bodyOf(step: PlannedStep, index: number, input: unknown, kept: readonly
     if (root === 'input') value = valueAt(input, [position, ...rest].filter((token) => token !== undefined));
     else {
       const source = kept[Number(position)]!;
-      value = valueAt((source.value ??= answerValue(source.answer)), rest);
+      value = valueAt((source.value ??= await json.value(source.operation, source.answer)), rest);
     }
     if (value === valueAt.NOTHING) {
       throw new InputError(`Step ${index} (${step.operation.name}) gets no value from ${formatPointer(wire.from)}`, [
@@ -103,10 +110,21 @@ function dropReadBy(index: number, readers: readonly number[], kept: (Kept | und
   });
 }
 
+/**
+ * `{"result": <last answer>}`, with `keep: all` every step's too: the answers' JSON texts put
+ * together as they are, never parsed and written again; as bytes once any answer is bytes (a long
+ * one, or one from the pool), so it is not decoded and encoded again either.
+ */
 function outcome(plan: RecipePlan, answers: readonly Answer[]): Answer {
-  const last = answerText(answers[answers.length - 1]!);
-  const steps = plan.keep === 'all' ? `,"steps":[${answers.map((answer, index) => `{"operation":${JSON.stringify(plan.steps[index]!.operation.name)},"answer":${answerText(answer)}}`).join(',')}]` : '';
-  return answerOf(`{"result":${last}${steps}}`, Number.POSITIVE_INFINITY);
+  const parts: (string | Answer)[] = ['{"result":', answers[answers.length - 1]!];
+  if (plan.keep === 'all') {
+    parts.push(',"steps":[');
+    answers.forEach((answer, index) => parts.push(`${index === 0 ? '' : ','}{"operation":${JSON.stringify(plan.steps[index]!.operation.name)},"answer":`, answer, '}'));
+    parts.push(']');
+  }
+  parts.push('}');
+  if (answers.every((answer) => typeof answer.body === 'string')) return answerOf(parts.map((part) => (typeof part === 'string' ? part : answerText(part))).join(''), Number.POSITIVE_INFINITY);
+  return answerOf(Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : typeof part.body === 'string' ? Buffer.from(part.body) : part.body))), Number.POSITIVE_INFINITY);
 }
 
 /** Runs an already checked plan (identify runs its own recipes this way). */
@@ -125,10 +143,11 @@ export async function runSteps(executor: Executor, plan: RecipePlan, options: Re
   const readers = lastReaders(plan);
   const kept: (Kept | undefined)[] = [];
   const signal = options.caller?.gone();
+  const json = options.json ?? jsonHere;
   for (const [index, step] of plan.steps.entries()) {
     const remaining = deadline - now();
     if (remaining <= 0 || signal?.aborted === true) throw recipeTimeout(index, deadlineMs);
-    const bytes = Buffer.from(JSON.stringify(bodyOf(step, index, plan.input, kept)));
+    const bytes = await json.body(step.operation, await bodyOf(step, index, plan.input, kept, json));
     if (bytes.byteLength > MAX_STEP_BODY_BYTES) {
       throw new ToolshedError(413, 'payload_too_large', `Step ${index} (${step.operation.name}) would get a body of ${bytes.byteLength} bytes, over the ${MAX_STEP_BODY_BYTES}-byte cap`, [
         { path: `/steps/${index}`, message: `its body is larger than ${MAX_STEP_BODY_BYTES} bytes` },
@@ -148,7 +167,7 @@ export async function runSteps(executor: Executor, plan: RecipePlan, options: Re
       if (isToolshedError(error)) throw stepFailure(error, index, step);
       throw error;
     }
-    kept.push({ answer });
+    kept.push({ answer, operation: step.operation });
     // Nobody reads it and nobody keeps it: it goes at once.
     if (readers[index] === index) dropReadBy(index, readers, kept, options.held);
   }

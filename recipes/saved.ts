@@ -54,7 +54,7 @@ function savedOperation(name: string, saved: SavedRecipe, plan: RecipePlan, conf
       const problems = validator.problems(body);
       if (problems.length > 0) throw new InputError('The request is not valid', problems);
       await request.caller?.charge(plan.steps.length - 1);
-      const answers = await runSteps(operations, { ...plan, input: (body as { input: unknown }).input }, { caller: request.caller, requestId: request.requestId, deadlineMs: recipeDeadline(config, request), held: request.held });
+      const answers = await runSteps(operations, { ...plan, input: (body as { input: unknown }).input }, { caller: request.caller, requestId: request.requestId, deadlineMs: recipeDeadline(config, request), held: request.held, json: request.json });
       return answers[answers.length - 1]!;
     },
   };

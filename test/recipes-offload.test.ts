@@ -1,6 +1,7 @@
 // Composite operations hold to the same rule as a plugin's (issue 44): over workers.offloadBytes,
-// a recipe's body is parsed and checked on the pool, identify's parsed there, and the main thread
-// only moves their bytes; a recipe holds only what a later step reads, counted against its cap.
+// a recipe's body is parsed and checked on the pool, identify's parsed there, a step's body written
+// and an earlier answer a step reads parsed there, and the main thread only moves their bytes; a
+// recipe holds only what a later step reads, counted against its cap.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { builtinPluginDir } from '../kernel/host/index.js';
@@ -40,6 +41,35 @@ describe('a large recipe', () => {
       { path: '/steps/0/operation', message: 'is not an operation; did you mean "base64/encode"?' },
       { path: '/steps/1/body/extra', message: 'is not an allowed property; allowed: base64' },
     ]);
+  });
+});
+
+describe('a step body or an earlier answer over the bound', () => {
+  // text-converter (not linear: its bound is workers.offloadBytes, 1024 here) writes each of 200
+  // characters as 8 binary digits and a space: a small request whose first answer is 1.8 KB.
+  const input = 'x'.repeat(200);
+  const steps = [
+    { operation: 'text-converter/encode', body: { format: 'binary' } },
+    { operation: 'text-converter/decode', body: { format: 'binary' } },
+  ];
+
+  it('is written and read on the pool, not here: the answer parsed there, the body written there, then the step run there', async () => {
+    const before = completed();
+    const answer = await send(service.url, '/v1/recipes/run', { body: { input, steps } });
+    assert.equal(answer.status, 200, answer.text.slice(0, 300));
+    assert.deepEqual(answer.json, { result: { text: input } });
+    // The request (under 1024 bytes) was checked here and step 0 ran here; step 1's three jobs are
+    // reading step 0's answer, writing step 1's body and running step 1.
+    assert.equal(completed() - before, 3, 'three jobs on the pool');
+  });
+
+  it('answers byte for byte what the steps answer when called one by one', async () => {
+    const first = await send(service.url, '/v1/text-converter/encode', { body: { text: input, format: 'binary' } });
+    const second = await send(service.url, '/v1/text-converter/decode', { body: { bytes: (first.json as { bytes: string }).bytes, format: 'binary' } });
+    const answer = await send(service.url, '/v1/recipes/run', { body: { input, steps, keep: 'all' } });
+    assert.equal(answer.status, 200, answer.text.slice(0, 300));
+    const expected = `{"result":${second.text},"steps":[{"operation":"text-converter/encode","answer":${first.text}},{"operation":"text-converter/decode","answer":${second.text}}]}`;
+    assert.equal(answer.text, expected);
   });
 });
 

@@ -74,10 +74,23 @@ export interface Executor extends OperationCatalog {
 }
 
 /**
- * What a composite's run is given: its caller's request (caller, request id, deadline), and the
- * ledger of the answers it holds at once, counted against the answer budget and a cap per run.
+ * The JSON a composite writes and reads between the operations it runs, each done where the
+ * executor does the work of a request to that operation: on the pool when large
+ * (kernel/host/composite-json.ts). Either way the same bytes and values come out.
  */
-export type CompositeRequest = Omit<RunRequest, 'operation' | 'body' | 'bytes'> & { readonly held: HeldAnswers };
+export interface CompositeJson {
+  /** `value`'s JSON text as JSON.stringify writes it, in UTF-8: the body of a run of `operation`. */
+  body(operation: OperationInfo, value: unknown): Promise<Uint8Array>;
+  /** `answer`, an answer of `operation`, parsed. */
+  value(operation: OperationInfo, answer: Answer): Promise<unknown>;
+}
+
+/**
+ * What a composite's run is given: its caller's request (caller, request id, deadline), the ledger
+ * of the answers it holds at once, counted against the answer budget and a cap per run, and the
+ * JSON work between its runs, placed by size (kernel/host/composite-json.ts).
+ */
+export type CompositeRequest = Omit<RunRequest, 'operation' | 'body' | 'bytes'> & { readonly held: HeldAnswers; readonly json: CompositeJson };
 
 /** One composite operation: what every door shows of it, and how it runs. */
 export interface CompositeOperation {

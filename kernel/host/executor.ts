@@ -7,11 +7,12 @@
  * the answer cap (422 `output_too_large`). Plugins' operations and composites are entries of one
  * table: one lookup, one nearest name, one answer type.
  */
-export type { CompositeOperation, CompositeRequest, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
+export type { CompositeJson, CompositeOperation, CompositeRequest, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
 import { isToolshedError, UnprocessableError, workerRefusal, type RunInWorker } from '@toolshed/plugin-sdk';
 import { answerOf, answerTooLarge, type Answer } from './answer.js';
 import type { ByteBudget } from './byte-budget.js';
 import type { CompositeOperation, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
+import { compositeJson } from './composite-json.js';
 import type { Config } from './config.js';
 import { OPERATION_TIMEOUT, operationTimeout, runOnPool } from './deadline.js';
 import { HandlerContext } from './handler-context.js';
@@ -162,19 +163,33 @@ export function createExecutor(options: ExecutorOptions): Executor {
     return answerOf(JSON.stringify(operation.answer(parseAnswer(answer, operation.id))), maxAnswerBytes);
   }
 
-  /** Job `job` of offload.ts on the host's pool, with the plugins' operations as shared data: a contained operation's large body or answer, checked and written again. */
-  async function checkOnPool(job: 'acceptContained' | 'checkContainedAnswer', bytes: Uint8Array, registered: ContainedOperation, request: RunRequest): Promise<Uint8Array> {
+  /**
+   * Job `job` of offload.ts on the host's pool: a large request's parsing, checking or writing, as
+   * a bulk job within the request's budget. `own`, bytes no one else holds, moves there.
+   */
+  async function onPool<T>(job: string, args: readonly unknown[], request: Pick<RunRequest, 'caller' | 'deadlineMs'>, own?: Uint8Array): Promise<T> {
     const deadlineMs = Math.min(config.workers.requestBudgetMs, request.deadlineMs ?? Number.POSITIVE_INFINITY);
-    const own = ownBytes(bytes);
-    const name = `${registered.operation.group}/${registered.operation.name}`;
+    const transfer = own === undefined ? [] : [own.buffer as ArrayBuffer];
     try {
-      return await hostPool().run(offloadModule, job, [own, name, catalogData()], { deadlineMs, signal: request.caller?.gone(), transfer: [own.buffer as ArrayBuffer], bulk: true });
+      return await hostPool().run<T>(offloadModule, job, args, { deadlineMs, signal: request.caller?.gone(), transfer, bulk: true });
     } catch (error) {
       throw workerRefusal(error, {
         timeout: () => new UnprocessableError('input_too_complex', `The input needs more than ${deadlineMs} ms of work`),
         crashed: () => new UnprocessableError('input_too_complex', 'The input needs more memory than one request may use'),
       });
     }
+  }
+
+  /** A contained operation's large body or answer, checked and written again on the pool, with the plugins' operations as shared data. */
+  function checkOnPool(job: 'acceptContained' | 'checkContainedAnswer', bytes: Uint8Array, registered: ContainedOperation, request: RunRequest): Promise<Uint8Array> {
+    const own = ownBytes(bytes);
+    return onPool(job, [own, `${registered.operation.group}/${registered.operation.name}`, catalogData()], request, own);
+  }
+
+  /** The body size over which a request to `operation` does its work on the pool. */
+  function offloadBoundOf(operation: OperationInfo): number {
+    const entry = table.get(operation.name);
+    return entry?.kind === 'plugin' && entry.registered.placement === 'host' ? entry.registered.offloadBytes : config.workers.offloadBytes;
   }
 
   async function runPlugin(registered: HostedOperation | ContainedOperation, request: RunRequest): Promise<Answer> {
@@ -220,24 +235,20 @@ export function createExecutor(options: ExecutorOptions): Executor {
       }
     } else {
       // A large body is parsed and checked on the pool: the main thread only moves its bytes.
-      const deadlineMs = Math.min(config.workers.requestBudgetMs, request.deadlineMs ?? Number.POSITIVE_INFINITY);
       const own = ownBytes(bytes);
       const [job, args] = check === undefined ? ['parseJson', [own]] : ['checkComposite', [own, check.module.href, check.exportName, catalogData()]];
       const running = watchdog.begin(info.id, request.requestId ?? '');
       try {
-        body = await hostPool().run(offloadModule, job, args, { deadlineMs, signal: request.caller?.gone(), transfer: [own.buffer as ArrayBuffer], bulk: true });
-      } catch (error) {
-        throw workerRefusal(error, {
-          timeout: () => new UnprocessableError('input_too_complex', `The input needs more than ${deadlineMs} ms of work`),
-          crashed: () => new UnprocessableError('input_too_complex', 'The input needs more memory than one request may use'),
-        });
+        body = await onPool(job, args, request, own);
       } finally {
         watchdog.done(running);
       }
     }
     const held = new AnswerLedger(answers, maxAnswerBytes);
+    // The JSON it writes and reads between its runs is placed as those runs' own work is.
+    const json = compositeJson(offloadBoundOf, (job, args, own) => onPool(job, args, request, own));
     try {
-      const answer = await composite.run(body, { caller: request.caller, requestId: request.requestId, deadlineMs: request.deadlineMs, held }, pluginOperations);
+      const answer = await composite.run(body, { caller: request.caller, requestId: request.requestId, deadlineMs: request.deadlineMs, held, json }, pluginOperations);
       if (answer.bytes > maxAnswerBytes) throw answerTooLarge(answer.bytes, maxAnswerBytes);
       return answer;
     } finally {

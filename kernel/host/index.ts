@@ -12,6 +12,7 @@ export { parseAddressRange, type AddressRange } from './address-ranges.js';
 export { answerOf, answerText, answerValue, answerTooLarge, LONG_ANSWER_CHARS, type Answer } from './answer.js';
 export { ByteBudget } from './byte-budget.js';
 export type { HostExtensions } from './composite.js';
+export { jsonHere } from './composite-json.js';
 export {
   checkCoreConfig,
   ConfigError,
@@ -28,7 +29,7 @@ export { builtinPluginDir, discoverPlugins, installedPackageJson, loadPlugin, Pl
 export type { Caller } from './caller.js';
 export type { HeldAnswers } from './held-answers.js';
 export { catalogOf } from './catalog.js';
-export type { CompositeOperation, CompositeRequest, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
+export type { CompositeJson, CompositeOperation, CompositeRequest, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
 export { listingExecutor, openHost, type Host, type HostOptions } from './host.js';
 export { inspectConfig, loadForServing, type Inspection } from './inspect-config.js';
 export { BODY_LIMIT, EMPTY_BODY_MESSAGE, MAX_BODY_DEPTH, parseJsonObject } from './json-body.js';

@@ -16,6 +16,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** Nothing but JSON's own whitespace (RFC 8259 §2). */
 const blank = /^[ \t\n\r]*$/;
 
+/** `value`'s JSON text in UTF-8: a body as a client would have sent it. */
+export const jsonBytes = (value: unknown): Uint8Array => Buffer.from(JSON.stringify(value));
+
 const invalidJson = (message: string): ToolshedError => new ToolshedError(400, 'invalid_json', message);
 
 /** What an empty or blank body is told: the contract's body is a JSON object, and nothing is not one. */

@@ -7,9 +7,10 @@
  */
 import type { Plugin, RunInWorker } from '@toolshed/plugin-sdk';
 import { operationContract, type OperationContract } from '@toolshed/plugin-sdk/contract';
+import { answerValue } from './answer.js';
 import { catalogOf } from './catalog.js';
 import type { OperationCatalog, OperationInfo } from './executor-types.js';
-import { parseJsonObject } from './json-body.js';
+import { jsonBytes, parseJsonObject } from './json-body.js';
 import { compileOperation, type CompiledOperation } from './operations.js';
 import { parseAnswer } from './plugin-process/answer-check.js';
 import { nestedPool } from './pool/nested-pool.js';
@@ -64,6 +65,16 @@ export function runOffloaded(module: string, name: string, body: Uint8Array, con
 /** A large body of a composite operation (identify), parsed here by the API's rules rather than on the main thread. */
 export function parseJson(body: Uint8Array): unknown {
   return parseJsonObject(body);
+}
+
+/** A large value a composite writes (a recipe step's body), written here (kernel/host/composite-json.ts). */
+export function writeJson(value: unknown): Uint8Array {
+  return jsonBytes(value);
+}
+
+/** A large answer a composite reads (an earlier step's, for a `$from`), parsed here. */
+export function readJson(bytes: Uint8Array): unknown {
+  return answerValue({ body: bytes, bytes: bytes.byteLength });
 }
 
 /** The plugins' operations as the executor shared them, read once per worker. */
