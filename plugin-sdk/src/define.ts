@@ -43,8 +43,15 @@ export interface OperationExample<Response = unknown> {
   readonly exact?: boolean;
 }
 
-/** One operation: its schemas, examples and handler. Build it with {@link defineOperation}. */
-export interface OperationDefinition<Body extends TObject = TObject, Response extends TSchema = TSchema, Config = unknown> {
+/**
+ * One operation: its schemas, examples and handler. Build it with {@link defineOperation}.
+ *
+ * The variance of each type parameter is written out (`out`, `out`, `in`: what TypeScript measures
+ * for it) so that TypeScript does not measure it in every program that compares two definitions:
+ * measuring it compares TypeBox's `Static` of marker types, about 1.3 million type instantiations
+ * and ten seconds of `tsc` for a one-operation plugin.
+ */
+export interface OperationDefinition<out Body extends TObject = TObject, out Response extends TSchema = TSchema, in Config = unknown> {
   /** One line for the OpenAPI document. */
   readonly summary: string;
   /**
@@ -328,17 +335,23 @@ export type NoExtraFields<Result, Expected> = Result extends object
 
 /** A handler whose answer has exactly the fields of `Response` (see {@link NoExtraFields}). */
 export type ExactHandler<Body extends TObject, Response extends TSchema, Config, Result> = (
-  input: Static<Body>,
+  input: NoInfer<Static<Body>>,
   context: OperationContext<Config>,
-) => (Result & NoExtraFields<Result, Static<Response>>) | Promise<Result & NoExtraFields<Result, Static<Response>>>;
+) => (Result & NoExtraFields<Result, NoInfer<Static<Response>>>) | Promise<Result & NoExtraFields<Result, NoInfer<Static<Response>>>>;
 
 /**
  * Declares one operation. Returns the definition unchanged; its job is to infer the handler's
  * input and output types from the schemas, and to refuse at compile time an answer with a field
- * the response schema lacks.
+ * the response schema lacks. `Body` and `Response` are inferred from `body` and `response` only:
+ * the `Static` of them in the examples and the handler is `NoInfer`, checked against what the
+ * schemas give. Inferring a schema back from a value through `Static` would check nothing more and
+ * costs a plugin's `tsc` about ten seconds (TypeScript walks every branch of TypeBox's `Static`).
  */
 export function defineOperation<Body extends TObject, Response extends TSchema, Config = unknown, Result extends Static<Response> = Static<Response>>(
-  definition: Omit<OperationDefinition<Body, Response, Config>, 'handler'> & { readonly handler: ExactHandler<Body, Response, Config, Result> },
+  definition: Omit<OperationDefinition<Body, Response, Config>, 'handler' | 'examples'> & {
+    readonly examples: readonly OperationExample<NoInfer<Static<Response>>>[];
+    readonly handler: ExactHandler<Body, Response, Config, Result>;
+  },
 ): OperationDefinition<Body, Response, Config> {
   return definition as OperationDefinition<Body, Response, Config>;
 }
