@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
-import { externalPlugins, fixtures, startTestService, type TestService } from './support/service.js';
+import { buildTestService, externalPlugins, fixtures, type InProcessService } from './support/service.js';
 
 const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
 const children: ChildProcess[] = [];
@@ -68,13 +68,14 @@ describe('toolshed call', () => {
   });
 
   describe('gives the answers the HTTP service gives', () => {
-    let service: TestService;
+    // The service answers in process (its answers are the subject, not its socket).
+    let service: InProcessService;
     let configFile: string;
     before(async () => {
       // The built-in plugins and the fixture plugins, with a short budget for work on the pool; the
       // probe is trusted, so its operations run where they choose (spin on the pool, the rest here).
       const config = { plugins: { dirs: [externalPlugins], trusted: ['kernel-probe'] }, workers: { requestBudgetMs: 300 } };
-      service = await startTestService(config, { builtinDir: builtinPluginDir });
+      service = await buildTestService(config, { builtinDir: builtinPluginDir });
       configFile = await tempFile('probe.yaml', JSON.stringify(config));
     });
     after(() => service.stop());
@@ -232,7 +233,7 @@ describe('toolshed openapi', () => {
 
   it('prints what GET /v1/openapi.json serves for the same configuration', async () => {
     const config = { plugins: { dirs: [externalPlugins], disabled: ['dns-lookup'] } };
-    const service = await startTestService(config, { builtinDir: builtinPluginDir });
+    const service = await buildTestService(config, { builtinDir: builtinPluginDir });
     try {
       const served = await send(service.url, '/v1/openapi.json', { method: 'GET' });
       const outcome = await toolshed(['openapi', '--config', await tempFile('c.yaml', JSON.stringify(config))]);
