@@ -23,9 +23,13 @@ interface SdkManifest {
 
 const manifest = JSON.parse(await readFile(path.join(sdkFolder, 'package.json'), 'utf8')) as SdkManifest;
 
+/** What `npm pack` would put in the tarball, asked once for the tests that read it (npm takes a second or two of CPU each time). */
+let packing: ReturnType<typeof packedFiles> | undefined;
+const packed = (): ReturnType<typeof packedFiles> => (packing ??= packedFiles(sdkFolder));
+
 describe('the SDK package', () => {
   it('packs the compiled modules with their types, its README and package.json, and nothing else', async () => {
-    const { filename, files } = await packedFiles(sdkFolder);
+    const { filename, files } = await packed();
     assert.equal(filename, `toolshed-plugin-sdk-${manifest.version}.tgz`);
     // Every runtime module of src/ (tests and test fixtures are not part of the SDK).
     const modules = await fg('**/*.ts', { cwd: path.join(sdkFolder, 'src'), ignore: ['**/*.test.ts', 'fixtures/**'] });
@@ -40,7 +44,7 @@ describe('the SDK package', () => {
   it('is built by npm pack itself, and its entry points are in the tarball', async () => {
     // The build, then TypeBox's modules bundled into one (plugin-sdk/src/typebox.ts says why).
     assert.equal(manifest.scripts?.prepack, 'tsc -b && node ../scripts/bundle-dependencies.mjs --sdk-only');
-    const { files } = await packedFiles(sdkFolder);
+    const { files } = await packed();
     assert.ok(files.includes(manifest.exports['.'].default.replace(/^\.\//, '')));
     assert.ok(files.includes(manifest.exports['.'].types.replace(/^\.\//, '')));
   });
