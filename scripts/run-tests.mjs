@@ -44,18 +44,27 @@ const underLoad = new Set([
 const hangGuarded = (file) => readFileSync(file, 'utf8').includes('HANG_GUARD_MS');
 const alone = new Set(files.filter((file) => underLoad.has(file) || hangGuarded(file)));
 /**
- * The longest files (browser, npm and tsc runs) start first, so that none of them starts last and
- * runs on alone. Order only: a file missing here or from this list changes nothing else.
+ * The longest files start first, so that none of them starts last and runs on alone: by the CPU
+ * each takes (the files side by side share the cores, so CPU, not a file's time alone, is what
+ * makes it long), as measured on two cores: the command-line files' many processes, the browser
+ * files' Chromium, npm and tsc runs. Order only: a file missing here or from this list changes
+ * nothing else.
  */
 const longest = [
-  'dist/test/browser/docs-page.test.js',
-  'dist/test/plugin-guide.test.js',
-  'dist/test/plugin-dev.test.js',
-  'dist/test/example-plugin.test.js',
-  'dist/test/scaffold.test.js',
   'dist/test/cli.test.js',
   'dist/test/browser/tool-pages.test.js',
-  'dist/plugins/data-converter/hostile.test.js',
+  'dist/test/plugin-guide.test.js',
+  'dist/test/plugin-commands.test.js',
+  'dist/test/browser/tool-pages-trial.test.js',
+  'dist/test/browser/docs-page.test.js',
+  'dist/test/browser/tool-pages-feel.test.js',
+  'dist/test/scaffold.test.js',
+  'dist/test/sdk-package.test.js',
+  'dist/test/recipes-cli.test.js',
+  'dist/test/browser/tool-pages-recipes.test.js',
+  'dist/test/example-plugin.test.js',
+  'dist/test/plugin-dev.test.js',
+  'dist/test/systemd-install.test.js',
   'dist/test/first-run.test.js',
 ];
 const rank = (file) => (longest.includes(file) ? longest.indexOf(file) : longest.length);
@@ -64,12 +73,6 @@ const loading = files.filter((file) => underLoad.has(file));
 const guarded = files.filter((file) => alone.has(file) && !underLoad.has(file));
 
 const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? availableParallelism() * 3));
-const reporters = [
-  '--test-reporter=spec',
-  '--test-reporter-destination=stdout',
-  `--test-reporter=${new URL('file-durations-reporter.mjs', import.meta.url).pathname}`,
-  '--test-reporter-destination=stdout',
-];
 
 /**
  * How long one batch may run before its test processes are ended and the run fails naming them: a
@@ -152,13 +155,14 @@ async function endHung(child) {
 }
 
 /**
- * Runs `batch` with node --test, `at` files at once; true when every test passed. A file's process
- * ends when its tests have (--test-force-exit): a handle left open after them (a browser's pipe, a
- * socket) cannot keep it, and the run, waiting.
+ * Runs `batch` in its order, `at` files at once, as node --test would (scripts/run-batch.mjs: node
+ * --test itself sorts the files by name); true when every test passed. A file's process ends when
+ * its tests have (--test-force-exit): a handle left open after them (a browser's pipe, a socket)
+ * cannot keep it, and the run, waiting.
  */
 function runBatch(batch, at) {
   if (batch.length === 0) return Promise.resolve(true);
-  const child = spawn(process.execPath, ['--test', '--test-force-exit', `--test-concurrency=${at}`, ...reporters, ...batch], { stdio: 'inherit', env });
+  const child = spawn(process.execPath, [new URL('run-batch.mjs', import.meta.url).pathname, String(at), ...batch], { stdio: 'inherit', env });
   return new Promise((resolve) => {
     const guard = setTimeout(() => void endHung(child), BATCH_GUARD_MS);
     child.once('close', (code) => {

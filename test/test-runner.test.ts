@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const runner = fileURLToPath(new URL('../../scripts/run-tests.mjs', import.meta.url));
+const batchRunner = fileURLToPath(new URL('../../scripts/run-batch.mjs', import.meta.url));
 const folders: string[] = [];
 after(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
@@ -44,6 +45,18 @@ describe('the test runner', () => {
     const { status, output } = runOn({ 'first.test.js': passing, 'second.test.js': passing });
     assert.equal(status, 0, output);
     assert.match(output, /\nSlowest test files \(seconds each; 2 files\):\n(?: +\d+\.\d s {2}dist\/fixture\/(?:first|second)\.test\.js\n){2}/);
+  });
+
+  it('starts a batch\'s files in the order it is given (the longest first), not by name as node --test does', () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'toolshed-runner-'));
+    folders.push(folder);
+    const names = ['z-long.test.js', 'a-short.test.js', 'm-short.test.js'];
+    for (const name of names) writeFileSync(path.join(folder, name), `import { it } from 'node:test';\nit('${name} ran', () => {});\n`);
+    const outside = { ...process.env };
+    delete outside.NODE_TEST_CONTEXT;
+    const result = spawnSync(process.execPath, [batchRunner, '1', ...names], { cwd: folder, env: outside, encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.deepEqual([...result.stdout.matchAll(/✔ (\S+) ran/g)].map(([, name]) => name), names);
   });
 
   it('ends a batch past its guard: names the file that hung, what its process was waiting on, and fails with the other files reported', () => {
