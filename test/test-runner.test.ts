@@ -54,6 +54,8 @@ describe('the test runner', () => {
     for (const name of names) writeFileSync(path.join(folder, name), `import { it } from 'node:test';\nit('${name} ran', () => {});\n`);
     const outside = { ...process.env };
     delete outside.NODE_TEST_CONTEXT;
+    // Nor of this run's list of durations (the runner names its own for each run).
+    delete outside.TEST_DURATIONS_FILE;
     const result = spawnSync(process.execPath, [batchRunner, '1', ...names], { cwd: folder, env: outside, encoding: 'utf8' });
     assert.equal(result.status, 0, result.stdout + result.stderr);
     assert.deepEqual([...result.stdout.matchAll(/✔ (\S+) ran/g)].map(([, name]) => name), names);
