@@ -1,10 +1,17 @@
 // The test command (`npm test`): first the programs the tests need besides Node (redis-server,
 // Debian's chromium: scripts/test-prerequisites.mjs installs them on Debian or Ubuntu as root and
 // otherwise stops here with one line naming them), then lint, the layer rule, typecheck and build, every test
-// under c8 with the coverage of plugins/, and the coverage check on kernel/ and plugin-sdk/. Every step runs even when an earlier one
+// with its raw coverage collected, the coverage of plugins/ and the coverage check on kernel/ and plugin-sdk/. Every step runs even when an earlier one
 // fails, so one failure never hides the rest of the summary; the exit code is non-zero when any
 // step failed. Run from the repository root.
-import { spawnSync } from 'node:child_process';
+//
+// Steps that need nothing of each other run side by side, each on a core: lint and the layer rule
+// read sources only, beside the build (tsc -b alone keeps one core busy for most of a minute on a
+// fresh clone); the two coverage reports read the same raw coverage. A step that runs beside
+// another prints its output as one block when it ends; the tests print as they go.
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { providePrerequisites } from './test-prerequisites.mjs';
 
 console.log('> redis-server and chromium');
@@ -15,29 +22,71 @@ if (missing !== undefined) {
 }
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-const steps = [
-  ['lint', [npx, 'eslint', '.']],
-  // The real tree against .dependency-cruiser.mjs (docs/decisions.md, "Layers"); reads sources, needs no build.
-  ['layers: front doors → kernel → plugin-sdk ← plugins, no import cycle', [process.execPath, 'scripts/check-layers.mjs']],
-  ['typecheck and build', [npx, 'tsc', '-b']],
-  // The tests run on what ships: the SDK's TypeBox as one bundle, each built-in plugin as one.
-  ['bundle dependencies', [process.execPath, 'scripts/bundle-dependencies.mjs']],
-  ['bundle the built-in plugins', [process.execPath, 'scripts/bundle-plugins.mjs']],
-  ['bundle the tool pages\' script and stylesheet', [process.execPath, 'scripts/bundle-tool-pages.mjs']],
-  // c8 reports once when the tests end, whatever it is told: that report is the coverage of
-  // plugins/, so that the raw coverage (every test process's) is read twice, not three times.
-  ['tests, then the coverage of plugins/', [npx, 'c8', '--check-coverage=false', '--reporter=text-summary', '--include', 'plugins/**', '--exclude', '**/*.test.ts', 'node', 'scripts/run-tests.mjs']],
-  // Thresholds and the kernel/SDK scope come from .c8rc.json.
-  ['coverage of kernel/ and plugin-sdk/', [npx, 'c8', 'check-coverage']],
+/** Where every test process writes its raw coverage (NODE_V8_COVERAGE), as c8 would: c8's own temporary folder, read by `c8 report` and `c8 check-coverage`. */
+const rawCoverage = path.resolve('coverage', 'tmp');
+
+/** One step: its name, its command, and the environment it adds. */
+const step = (name, command, env = {}) => ({ name, command, env });
+/**
+ * The steps in order; a list inside the list is a group whose members run side by side, each of
+ * them a step or a chain of steps one after another.
+ */
+const plan = [
+  [
+    step('lint', [npx, 'eslint', '.']),
+    // The real tree against .dependency-cruiser.mjs (docs/decisions.md, "Layers"); reads sources, needs no build.
+    step('layers: front doors → kernel → plugin-sdk ← plugins, no import cycle', [process.execPath, 'scripts/check-layers.mjs']),
+    [
+      step('typecheck and build', [npx, 'tsc', '-b']),
+      // The tests run on what ships: the SDK's TypeBox as one bundle, each built-in plugin as one.
+      step('bundle dependencies', [process.execPath, 'scripts/bundle-dependencies.mjs']),
+      step('bundle the built-in plugins', [process.execPath, 'scripts/bundle-plugins.mjs']),
+      step('bundle the tool pages\' script and stylesheet', [process.execPath, 'scripts/bundle-tool-pages.mjs']),
+    ],
+  ],
+  step('tests', [process.execPath, 'scripts/run-tests.mjs'], { NODE_V8_COVERAGE: rawCoverage }),
+  [
+    // The tests' coverage of plugins/ (the report c8 reads the raw coverage for)...
+    step('coverage of plugins/', [npx, 'c8', 'report', '--check-coverage=false', '--reporter=text-summary', '--include', 'plugins/**', '--exclude', '**/*.test.ts']),
+    // ...and the threshold check: its thresholds and the kernel/SDK scope come from .c8rc.json.
+    step('coverage of kernel/ and plugin-sdk/', [npx, 'c8', 'check-coverage']),
+  ],
 ];
 
-const outcomes = [];
-for (const [name, [command, ...args]] of steps) {
-  console.log(`\n> ${name}`);
+/** Runs one step; its output goes straight through, or into one block printed when it ends. */
+function run({ name, command: [command, ...args], env }, together) {
   const started = performance.now();
-  const result = spawnSync(command, args, { stdio: 'inherit' });
-  const seconds = Math.round((performance.now() - started) / 1000);
-  outcomes.push([name, `${result.status === 0 ? 'passed' : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds} s`]);
+  if (!together) console.log(`\n> ${name}`);
+  const child = spawn(command, args, { stdio: together ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
+  const output = [];
+  child.stdout?.on('data', (chunk) => output.push(chunk));
+  child.stderr?.on('data', (chunk) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.once('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+    child.once('close', (code, signal) => {
+      if (together) process.stdout.write(`\n> ${name}\n${Buffer.concat(output).toString()}`);
+      const seconds = Math.round((performance.now() - started) / 1000);
+      resolve([name, `${code === 0 ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s`]);
+    });
+  });
+}
+
+/** Runs a step or a chain of steps one after another; the outcome of each. */
+async function runLane(lane, together) {
+  const outcomes = [];
+  for (const one of Array.isArray(lane) ? lane : [lane]) outcomes.push(await run(one, together));
+  return outcomes;
+}
+
+// The raw coverage of an earlier run would be counted again: c8 empties its folder before a run.
+rmSync(rawCoverage, { recursive: true, force: true });
+mkdirSync(rawCoverage, { recursive: true });
+
+const outcomes = [];
+for (const item of plan) {
+  const lanes = Array.isArray(item) ? item : [item];
+  // Listed in the plan's order, whichever ends first.
+  for (const laneOutcomes of await Promise.all(lanes.map((lane) => runLane(lane, lanes.length > 1)))) outcomes.push(...laneOutcomes);
 }
 console.log('\nSummary');
 for (const [name, outcome] of outcomes) console.log(`  ${name}: ${outcome}`);
