@@ -118,7 +118,7 @@ describe('the browser page at /docs', () => {
     }
   });
 
-  it('answers "Try it out" with the first example, showing the answer, for one operation of each kind', async () => {
+  it('clicks Try it out through with the first example for one operation of each kind, and shows the answer', async () => {
     for (const { path, operation } of oneOfEachKind([...service.registry.operations.values()])) {
       const block = page.locator('.opblock.opblock-post', { has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
       await block.locator('.opblock-summary').click();
