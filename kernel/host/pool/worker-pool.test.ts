@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { getPriority } from 'node:os';
 import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { isToolshedError, isWorkerJobError, type WorkerFailure } from '@toolshed/plugin-sdk';
-import { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
+import { POOL_TASK_FILE, WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 
 const jobs = new URL('./fixtures/worker-jobs.js', import.meta.url);
 const pools: WorkerPool[] = [];
@@ -227,6 +229,15 @@ describe('a job that runs work off its own thread', () => {
 });
 
 describe('the pool’s source', () => {
+  it('gives piscina a CommonJS task file that imports the task module, so no worker require()s an ES module', async () => {
+    // piscina require()s its task file first; an ES module required there loads synchronously on
+    // Node 20.19+, and a worker terminated in that load aborted the process (worker-task.cts).
+    assert.match(fileURLToPath(POOL_TASK_FILE), /\.cjs$/);
+    const task = createRequire(import.meta.url)(fileURLToPath(POOL_TASK_FILE)) as (request: unknown) => Promise<unknown>;
+    assert.equal(typeof task, 'function');
+    assert.deepEqual(await task({ id: 1, module: jobs.href, exportName: 'add', args: [2, 3] }), { kind: 'result', value: 5 });
+  });
+
   it('touches no V8 flag, no vm context and no gc (what made an idle worker die)', async () => {
     const folder = new URL('./', import.meta.url);
     const files = (await readdir(folder)).filter((name) => name.endsWith('.js') && !name.endsWith('.test.js'));

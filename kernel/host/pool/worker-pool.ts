@@ -77,7 +77,8 @@ interface Job {
   reject(error: Error): void;
 }
 
-const entry = new URL('./worker-entry.js', import.meta.url);
+/** piscina's task file in each worker: CommonJS, importing worker-entry.js (worker-task.cts says why). */
+export const POOL_TASK_FILE = new URL('./worker-task.cjs', import.meta.url);
 /** How long a worker may take to boot and import a job's module before the job is given up. */
 const START_GUARD_MS = 30_000;
 
@@ -97,7 +98,7 @@ export class WorkerPool {
     };
     this.gate = new JobGate(options.workers, options.maxQueue);
     this.piscina = new Piscina({
-      filename: entry.href,
+      filename: POOL_TASK_FILE.href,
       minThreads: 0,
       maxThreads: options.workers,
       idleTimeout: options.idleMs,
