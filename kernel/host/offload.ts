@@ -8,6 +8,7 @@
 import type { Plugin, RunInWorker } from '@toolshed/plugin-sdk';
 import { operationContract, type OperationContract } from '@toolshed/plugin-sdk/contract';
 import { answerValue } from './answer.js';
+import type { BodyBytes } from './body-bytes.js';
 import { catalogOf } from './catalog.js';
 import type { OperationCatalog, OperationInfo } from './executor-types.js';
 import { jsonBytes, parseJsonObject } from './json-body.js';
@@ -53,11 +54,12 @@ async function runParsed(module: string, name: string, input: unknown, config: u
 }
 
 /**
- * Runs operation `name` of the plugin at `module` on the raw request body and returns the JSON
- * answer as UTF-8 bytes. SDK errors (400, 422) travel back to the kernel unchanged. The deadline is
- * the kernel's: past it this thread is terminated, so the handler needs no signal of its own here.
+ * Runs operation `name` of the plugin at `module` on the raw request body (its chunks as the main
+ * thread read them: kernel/host/body-bytes.ts) and returns the JSON answer as UTF-8 bytes. SDK
+ * errors (400, 422) travel back to the kernel unchanged. The deadline is the kernel's: past it
+ * this thread is terminated, so the handler needs no signal of its own here.
  */
-export function runOffloaded(module: string, name: string, body: Uint8Array, config: unknown): Promise<Uint8Array> {
+export function runOffloaded(module: string, name: string, body: BodyBytes, config: unknown): Promise<Uint8Array> {
   // The plugin is imported before the body is parsed, as before: a parse error still costs the import once.
   return operationOf(module, name).then(() => runParsed(module, name, parseJsonObject(body), config));
 }
