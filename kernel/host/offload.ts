@@ -8,6 +8,7 @@
 import type { Plugin, RunInWorker } from '@toolshed/plugin-sdk';
 import { operationContract, type OperationContract } from '@toolshed/plugin-sdk/contract';
 import { answerValue } from './answer.js';
+import { answerJson } from './answer-json.js';
 import type { BodyBytes } from './body-bytes.js';
 import { catalogOf } from './catalog.js';
 import type { OperationCatalog, OperationInfo } from './executor-types.js';
@@ -50,7 +51,8 @@ async function runParsed(module: string, name: string, input: unknown, config: u
   const operation = await operationOf(module, name);
   const result = await operation.run(input, { signal: neverAborted, config, now: () => new Date(), runInWorker });
   // A whole buffer of its own, so the pool moves it to the main thread instead of copying it.
-  return Buffer.from(JSON.stringify(result));
+  const json = answerJson(result);
+  return typeof json === 'string' ? Buffer.from(json) : json;
 }
 
 /**
