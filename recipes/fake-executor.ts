@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { ToolshedError, type Plugin } from '@toolshed/plugin-sdk';
 import { invoke } from '@toolshed/plugin-sdk/testing';
-import { type Answer, answerOf, type Executor, nearest, type OperationInfo, type RunRequest } from '../kernel/host/index.js';
+import { type Answer, answerOf, type Executor, joinedBytes, nearest, type OperationInfo, type RunRequest } from '../kernel/host/index.js';
 
 export interface FakeExecutorOptions {
   /** Plugins beside (or instead of) the built-ins. */
@@ -64,7 +64,7 @@ export async function fakeExecutor(options: FakeExecutorOptions = {}): Promise<F
     nearest: (name) => nearest(name, byName.keys(), 3),
     async run(request): Promise<Answer> {
       const name = typeof request.operation === 'string' ? request.operation : request.operation.name;
-      const value = request.bytes === undefined ? request.body : (JSON.parse(Buffer.from(request.bytes).toString('utf8')) as unknown);
+      const value = request.bytes === undefined ? request.body : (JSON.parse(Buffer.from(joinedBytes(request.bytes)).toString('utf8')) as unknown);
       runs.push({ ...request, operation: name, body: value });
       const entry = byName.get(name);
       if (entry === undefined) throw new ToolshedError(404, 'not_found', `No operation ${name}`);

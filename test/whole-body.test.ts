@@ -7,7 +7,7 @@ import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { BODY_LIMIT } from '../kernel/host/json-body.js';
-import { readBytes, WHOLE_BODY_FROM_BYTES } from '../kernel/http/middleware/body.js';
+import { readBody, readBytes, WHOLE_BODY_FROM_BYTES } from '../kernel/http/middleware/body.js';
 import { ReadingBudget } from '../kernel/http/reading-budget.js';
 
 const KiB = 1024;
@@ -92,5 +92,34 @@ describe('a large declared body, read whole', () => {
     for (const chunk of chunks.slice(1)) req.push(chunk);
     req.push(null);
     assert.deepEqual(await reading, Buffer.concat(chunks));
+  });
+});
+
+describe('a body read for the executor (readBody)', () => {
+  it('comes as the chunks it arrived in, unjoined, each counted as it arrives', async () => {
+    const budget = budgetOf(128 * 2 ** 20);
+    const req = request(declared);
+    const reading = readBody(req, BODY_LIMIT, budget);
+    const chunks = chunksOf(declared);
+    req.push(chunks[0]);
+    await tick();
+    assert.equal(budget.inUse, 64 * KiB);
+    for (const chunk of chunks.slice(1)) req.push(chunk);
+    req.push(null);
+    const body = await reading;
+    assert.ok(Array.isArray(body));
+    assert.equal(body.length, chunks.length);
+    // The very buffers that arrived: moved to a worker as they are, never copied on the main thread.
+    body.forEach((chunk, index) => assert.equal(chunk.buffer, chunks[index]!.buffer));
+    assert.equal(budget.inUse, declared);
+  });
+
+  it('comes as its one buffer when it arrived in one chunk', async () => {
+    const req = request(100);
+    const reading = readBody(req, BODY_LIMIT, budgetOf(2 ** 20));
+    const chunk = Buffer.alloc(100, 1);
+    req.push(chunk);
+    req.push(null);
+    assert.equal(await reading, chunk);
   });
 });

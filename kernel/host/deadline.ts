@@ -5,6 +5,7 @@
  * third-party code runs off the main thread by default).
  */
 import { ToolshedError, UnprocessableError, workerRefusal } from '@toolshed/plugin-sdk';
+import { movableBytes, type BodyBytes } from './body-bytes.js';
 import type { WorkerPool } from './pool/worker-pool.js';
 import type { RegisteredOperation } from './registry.js';
 
@@ -38,12 +39,12 @@ export interface PoolRunOptions {
  * answers 504 `operation_timeout` past it; any other job has the smaller of `workers.requestBudgetMs`
  * and that deadline, and answers 422 `input_too_complex` when the request budget is the one spent.
  */
-export async function runOnPool(registered: RegisteredOperation, body: Uint8Array, options: PoolRunOptions): Promise<Uint8Array> {
+export async function runOnPool(registered: RegisteredOperation, bytes: BodyBytes, options: PoolRunOptions): Promise<Uint8Array> {
   const inputsFault = registered.placement === 'host' && options.requestBudgetMs <= options.deadlineMs;
   const budgetMs = inputsFault ? options.requestBudgetMs : options.deadlineMs;
+  // The body's buffers, or its chunks' (the body reader's), move into the worker.
+  const { body, transfer } = movableBytes(bytes);
   const args = [registered.module, registered.operation.name, body, registered.config];
-  // The body's buffer moves into the worker (the caller gives one it owns whole).
-  const transfer = [body.buffer as ArrayBuffer];
   try {
     return await options.pool.run<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: budgetMs, signal: options.signal, transfer, bulk: options.bulk });
   } catch (error) {

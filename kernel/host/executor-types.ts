@@ -5,6 +5,7 @@
  */
 import type { OperationDefinition, TSchema } from '@toolshed/plugin-sdk';
 import type { Answer } from './answer.js';
+import type { BodyBytes } from './body-bytes.js';
 import type { Caller } from './caller.js';
 import type { HeldAnswers } from './held-answers.js';
 
@@ -46,8 +47,11 @@ export interface RunRequest {
   readonly operation: string | OperationInfo;
   /** The body as a JSON value (serialized once here, to size it). */
   readonly body?: unknown;
-  /** The body as received: JSON bytes, parsed here or on the pool by the API's rules. Wins over `body`. */
-  readonly bytes?: Uint8Array;
+  /**
+   * The body as received: JSON bytes, or the chunks they arrived in (moved to the pool unjoined),
+   * parsed here or on the pool by the API's rules. Wins over `body`.
+   */
+  readonly bytes?: BodyBytes;
   /** Who asked: told when it goes away, charged for what a composite costs. None: a caller that never leaves and has no limit. */
   readonly caller?: Caller;
   /** Names the run in log lines (never the body). */

@@ -3,7 +3,9 @@
  * empty, at most {@link MAX_BODY_DEPTH} levels deep, a JSON object; a syntax error is told by its
  * line and column, never by quoting the body. Refusals are the SDK's 400 `invalid_json`.
  */
+import { isAscii } from 'node:buffer';
 import { ToolshedError } from '@toolshed/plugin-sdk';
+import { joinedBytes, type BodyBytes } from './body-bytes.js';
 import { depthExceededAt, findJsonSyntaxProblem, positionOf } from './json-syntax.js';
 
 /** The contract's body cap: 10 MiB. */
@@ -24,14 +26,28 @@ const invalidJson = (message: string): ToolshedError => new ToolshedError(400, '
 /** What an empty or blank body is told: the contract's body is a JSON object, and nothing is not one. */
 export const EMPTY_BODY_MESSAGE = 'The request body is empty; send a JSON object, {} when the operation needs no field';
 
-/** Parses the bytes as a JSON object. */
-export function parseJsonObject(bytes: Uint8Array): unknown {
-  let text: string;
+/**
+ * The body's text. ASCII bytes (most JSON) are their characters: each chunk is copied as it is,
+ * without decoding UTF-8 or joining the chunks first (JSON.parse flattens the pieces once; for a
+ * 1 MiB body that saved a 1 MiB buffer and a decoding pass). Anything else is decoded strictly.
+ */
+function textOf(body: BodyBytes): string {
+  const chunks: readonly Uint8Array[] = Array.isArray(body) ? body : [body as Uint8Array];
+  if (chunks.every((chunk) => isAscii(chunk))) {
+    let text = '';
+    for (const chunk of chunks) text += Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
+    return text;
+  }
   try {
-    text = utf8.decode(bytes);
+    return utf8.decode(joinedBytes(body));
   } catch {
     throw invalidJson('The request body is not valid UTF-8');
   }
+}
+
+/** Parses the bytes, or the chunks they arrived in, as a JSON object. */
+export function parseJsonObject(bytes: BodyBytes): unknown {
+  const text = textOf(bytes);
   if (blank.test(text)) throw invalidJson(EMPTY_BODY_MESSAGE);
   const deep = depthExceededAt(text, MAX_BODY_DEPTH);
   if (deep !== -1) {

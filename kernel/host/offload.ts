@@ -8,6 +8,8 @@
 import type { Plugin, RunInWorker } from '@toolshed/plugin-sdk';
 import { operationContract, type OperationContract } from '@toolshed/plugin-sdk/contract';
 import { answerValue } from './answer.js';
+import { answerJson } from './answer-json.js';
+import type { BodyBytes } from './body-bytes.js';
 import { catalogOf } from './catalog.js';
 import type { OperationCatalog, OperationInfo } from './executor-types.js';
 import { jsonBytes, parseJsonObject } from './json-body.js';
@@ -49,15 +51,17 @@ async function runParsed(module: string, name: string, input: unknown, config: u
   const operation = await operationOf(module, name);
   const result = await operation.run(input, { signal: neverAborted, config, now: () => new Date(), runInWorker });
   // A whole buffer of its own, so the pool moves it to the main thread instead of copying it.
-  return Buffer.from(JSON.stringify(result));
+  const json = answerJson(result);
+  return typeof json === 'string' ? Buffer.from(json) : json;
 }
 
 /**
- * Runs operation `name` of the plugin at `module` on the raw request body and returns the JSON
- * answer as UTF-8 bytes. SDK errors (400, 422) travel back to the kernel unchanged. The deadline is
- * the kernel's: past it this thread is terminated, so the handler needs no signal of its own here.
+ * Runs operation `name` of the plugin at `module` on the raw request body (its chunks as the main
+ * thread read them: kernel/host/body-bytes.ts) and returns the JSON answer as UTF-8 bytes. SDK
+ * errors (400, 422) travel back to the kernel unchanged. The deadline is the kernel's: past it
+ * this thread is terminated, so the handler needs no signal of its own here.
  */
-export function runOffloaded(module: string, name: string, body: Uint8Array, config: unknown): Promise<Uint8Array> {
+export function runOffloaded(module: string, name: string, body: BodyBytes, config: unknown): Promise<Uint8Array> {
   // The plugin is imported before the body is parsed, as before: a parse error still costs the import once.
   return operationOf(module, name).then(() => runParsed(module, name, parseJsonObject(body), config));
 }

@@ -5,8 +5,8 @@
  * given back once it is consumed. An answer takes its bytes from the host's answer budget (503)
  * until the response closes.
  */
-import { LONG_ANSWER_CHARS, parseJsonObject, type Host } from '../host/index.js';
-import { readJsonBytes } from './middleware/body.js';
+import { LONG_ANSWER_CHARS, parseJsonObject, type BodyBytes, type Host } from '../host/index.js';
+import { readJsonBody, readJsonBytes } from './middleware/body.js';
 import { HttpError } from './http-error.js';
 import { clientKey } from './rate-limit/client-key.js';
 import { ReadingBudget } from './reading-budget.js';
@@ -15,6 +15,8 @@ import { JSON_TYPE, type KernelContext } from './types.js';
 export interface HttpBodies {
   /** Reads the request's JSON bytes; they hold the reading budget until {@link free} gives their size back. */
   read(ctx: KernelContext): Promise<Buffer>;
+  /** {@link read}, a body of several chunks as those chunks: the executor joins them where it runs the body. */
+  readChunks(ctx: KernelContext): Promise<BodyBytes>;
   /** Gives back the reading budget of the request's body of `size` bytes, once its bytes are consumed (parsed, or handed to a worker). */
   free(ctx: KernelContext, size: number): void;
   /** The reading budget (what it holds: tests and the loadtest look). */
@@ -32,6 +34,7 @@ export function httpBodies(host: Pick<Host, 'answers' | 'bodyLimit' | 'config'>)
     reading,
     // A client is its address as the rate limit counts it (an IPv6 /64 is one client).
     read: (ctx) => readJsonBytes(ctx.req, bodyLimit, reading, clientKey(ctx.ip)),
+    readChunks: (ctx) => readJsonBody(ctx.req, bodyLimit, reading, clientKey(ctx.ip)),
     free: (ctx, size) => reading.give(clientKey(ctx.ip), size),
     parse: parseJsonObject,
     send(ctx, given, bytes) {

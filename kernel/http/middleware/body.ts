@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { joinedBytes, type BodyBytes } from '../../host/index.js';
 import { HttpError } from '../http-error.js';
 import type { BodyHold, ReadingBudget } from '../reading-budget.js';
 
@@ -29,18 +30,32 @@ function decoderFor(encoding: string | undefined): Transform | undefined {
 }
 
 /**
- * Declared bodies from this size are copied into one buffer of the declared length as they arrive:
- * joined at the end, a body of megabytes held the event loop for the whole copy in one go. The
- * buffer is allocated untouched, so it is resident only as far as bytes came; the budget counts those.
+ * Declared bodies from this size are copied into one buffer of the declared length as they arrive
+ * when they must be read as one buffer ({@link readBytes}): joined at the end, a body of megabytes
+ * held the event loop for the whole copy in one go. The buffer is allocated untouched, so it is
+ * resident only as far as bytes came; the budget counts those.
  */
 export const WHOLE_BODY_FROM_BYTES = 2 ** 20;
 
 /**
- * Collects the request's bytes, refusing more than `limit` (before or after decoding). The bytes
- * held count against `reading` as `client`'s: on failure they are given back here, on success the
- * caller gives back `bytes.length` once the body is consumed (`reading.give(client, …)`).
+ * Collects the request's bytes as one buffer, refusing more than `limit` (before or after
+ * decoding). The bytes held count against `reading` as `client`'s: on failure they are given back
+ * here, on success the caller gives back `bytes.length` once the body is consumed
+ * (`reading.give(client, …)`).
  */
-export function readBytes(req: IncomingMessage, limit: number, reading?: ReadingBudget, client = ''): Promise<Buffer> {
+export async function readBytes(req: IncomingMessage, limit: number, reading?: ReadingBudget, client = ''): Promise<Buffer> {
+  return (await collect(req, limit, reading, client, true)) as Buffer;
+}
+
+/**
+ * {@link readBytes}, but a body of several chunks comes as those chunks, unjoined: a large body is
+ * joined on the pool worker it moves to (kernel/host/body-bytes.ts), or here if it runs here.
+ */
+export function readBody(req: IncomingMessage, limit: number, reading?: ReadingBudget, client = ''): Promise<BodyBytes> {
+  return collect(req, limit, reading, client, false);
+}
+
+function collect(req: IncomingMessage, limit: number, reading: ReadingBudget | undefined, client: string, join: boolean): Promise<BodyBytes> {
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return Promise.reject(tooLarge(limit));
   // The client left while the request waited (its turn, the rate limit's store): a destroyed stream
@@ -49,8 +64,8 @@ export function readBytes(req: IncomingMessage, limit: number, reading?: Reading
   const decoder = decoderFor(req.headers['content-encoding']);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    // A large body whose length is declared goes straight into one buffer of that length (see
-    // wholeBodyBuffer); otherwise its chunks are joined at the end.
+    // Read as one buffer, a large body whose length is declared goes straight into one buffer of
+    // that length (see WHOLE_BODY_FROM_BYTES); otherwise its chunks are joined at the end, or not.
     let whole: Buffer | undefined;
     let size = 0;
     let raw = 0;
@@ -72,7 +87,9 @@ export function readBytes(req: IncomingMessage, limit: number, reading?: Reading
         reject(error);
       } else if (whole !== undefined) {
         resolve(size === whole.length ? whole : whole.subarray(0, size));
-      } else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+      } else if (chunks.length === 0) {
+        resolve(Buffer.alloc(0));
+      } else resolve(join ? joinedBytes(chunks) : chunks.length === 1 ? chunks[0]! : chunks);
     };
     // Opened before any byte is read: the rate floor counts from here.
     const hold: BodyHold | undefined = reading?.open(client, finish);
@@ -85,7 +102,7 @@ export function readBytes(req: IncomingMessage, limit: number, reading?: Reading
         const refusal = reading!.take(hold, chunk.length);
         if (refusal !== undefined) return finish(refusal);
       }
-      if (whole === undefined && size === chunk.length && decoder === undefined && declared >= WHOLE_BODY_FROM_BYTES) whole = Buffer.allocUnsafeSlow(declared);
+      if (join && whole === undefined && size === chunk.length && decoder === undefined && declared >= WHOLE_BODY_FROM_BYTES) whole = Buffer.allocUnsafeSlow(declared);
       if (whole === undefined) {
         chunks.push(chunk);
         return;
@@ -148,4 +165,10 @@ function checkFraming(headers: IncomingMessage['headers']): void {
 export function readJsonBytes(req: IncomingMessage, limit: number, reading?: ReadingBudget, client?: string): Promise<Buffer> {
   checkFraming(req.headers);
   return readBytes(req, limit, reading, client);
+}
+
+/** {@link readJsonBytes}, the body's chunks unjoined ({@link readBody}). */
+export function readJsonBody(req: IncomingMessage, limit: number, reading?: ReadingBudget, client?: string): Promise<BodyBytes> {
+  checkFraming(req.headers);
+  return readBody(req, limit, reading, client);
 }

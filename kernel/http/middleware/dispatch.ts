@@ -3,7 +3,7 @@
  * route, a front door's own answer (MCP at /mcp), or, for an operation, its body read and run
  * through the executor, the one way every front door runs an operation.
  */
-import type { Executor } from '../../host/index.js';
+import { byteLengthOf, type Executor } from '../../host/index.js';
 import { HttpError } from '../http-error.js';
 import type { HttpBodies } from '../http-body.js';
 import { JSON_TYPE, type KernelMiddleware } from '../types.js';
@@ -26,9 +26,9 @@ export function dispatch(executor: Executor, bodies: HttpBodies, notFoundMessage
       await route.respond(ctx);
       return next();
     }
-    const bytes = await bodies.read(ctx);
-    // Read now: a body handed to the pool moves there, and its buffer is then empty here.
-    const size = bytes.byteLength;
+    const bytes = await bodies.readChunks(ctx);
+    // Read now: a body handed to the pool moves there, and its buffers are then empty here.
+    const size = byteLengthOf(bytes);
     try {
       const answer = await executor.run({ operation: route.operation!, bytes, caller: ctx, requestId: ctx.state.requestId });
       bodies.send(ctx, answer.body, answer.bytes);
