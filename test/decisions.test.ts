@@ -79,7 +79,7 @@ describe('the record of decisions', () => {
         if (!existsSync(new URL(test, root))) continue; // named-files test reports it
         const source = read(test).replace(/\\'/g, "'").replace(/\s+/g, ' ');
         for (const [, quoted] of reference.matchAll(/"([^"]+)"/g)) {
-          const name = quoted!.replace(/…$/, '').trim();
+          const name = quoted!.replace(/^…|…$/g, '').trim(); // a quoted start or end of a name
           assert.ok(source.includes(name), `${file}: ${test} has no test named "${name}"`);
         }
       }

@@ -90,9 +90,13 @@ export async function unpackTarball(tarball: string, folder: string): Promise<vo
   await runOk('tar', ['-xzf', tarball, '-C', folder, '--strip-components=1'], { cwd: folder });
 }
 
-/** The `files` entries of `npm pack --dry-run --json` for the package in `folder` (no scripts run). */
-export async function packedFiles(folder: string): Promise<{ filename: string; files: string[] }> {
-  const stdout = await runOk('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: folder });
+/**
+ * The `files` entries of `npm pack --json` for the package in `folder`, with no script run (the
+ * caller has built it): a dry run, or the tarball written into `destination` when one is given.
+ */
+export async function packedFiles(folder: string, destination?: string): Promise<{ filename: string; files: string[] }> {
+  const writing = destination === undefined ? ['--dry-run'] : ['--pack-destination', destination];
+  const stdout = await runOk('npm', ['pack', ...writing, '--json', '--ignore-scripts'], { cwd: folder });
   const [report] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
   return { filename: report.filename, files: report.files.map((file) => file.path).sort() };
 }
