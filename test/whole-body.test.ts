@@ -32,18 +32,28 @@ const budgetOf = (bytes: number): ReadingBudget => new ReadingBudget({ readingBy
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** The first chunk arrives and the reader takes it. */
+async function firstArrives(req: IncomingMessage, chunks: readonly Buffer[]): Promise<void> {
+  req.push(chunks[0]);
+  await tick();
+}
+
+/** The other chunks arrive, and the body ends. */
+function restArrives(req: IncomingMessage, chunks: readonly Buffer[]): void {
+  for (const chunk of chunks.slice(1)) req.push(chunk);
+  req.push(null);
+}
+
 describe('a large declared body, read whole', () => {
   it('counts what arrived, not what was declared, and returns the bytes in one buffer of the declared length', async () => {
     const budget = budgetOf(128 * 2 ** 20);
     const req = request(declared);
     const reading = readBytes(req, BODY_LIMIT, budget);
     const chunks = chunksOf(declared);
-    req.push(chunks[0]);
-    await tick();
+    await firstArrives(req, chunks);
     // The first chunk, not the declared length.
     assert.equal(budget.inUse, 64 * KiB);
-    for (const chunk of chunks.slice(1)) req.push(chunk);
-    req.push(null);
+    restArrives(req, chunks);
     const body = await reading;
     assert.deepEqual(body, Buffer.concat(chunks));
     assert.equal(body.buffer.byteLength, declared, 'one buffer the body owns, movable to a worker without a copy');
@@ -70,11 +80,9 @@ describe('a large declared body, read whole', () => {
     const req = request(declared);
     const reading = readBytes(req, BODY_LIMIT, budget);
     const chunks = chunksOf(declared);
-    req.push(chunks[0]);
-    await tick();
+    await firstArrives(req, chunks);
     assert.equal(budget.inUse, 1 + 64 * KiB);
-    for (const chunk of chunks.slice(1)) req.push(chunk);
-    req.push(null);
+    restArrives(req, chunks);
     // The body passes the budget before its end: 503.
     await assert.rejects(reading, (error: Error & { status?: number; code?: string }) => error.status === 503 && error.code === 'server_busy');
     assert.equal(budget.inUse, 1);
@@ -86,11 +94,9 @@ describe('a large declared body, read whole', () => {
     const req = request(small);
     const reading = readBytes(req, BODY_LIMIT, budget);
     const chunks = chunksOf(small);
-    req.push(chunks[0]);
-    await tick();
+    await firstArrives(req, chunks);
     assert.equal(budget.inUse, 64 * KiB);
-    for (const chunk of chunks.slice(1)) req.push(chunk);
-    req.push(null);
+    restArrives(req, chunks);
     assert.deepEqual(await reading, Buffer.concat(chunks));
   });
 });
@@ -101,11 +107,9 @@ describe('a body read for the executor (readBody)', () => {
     const req = request(declared);
     const reading = readBody(req, BODY_LIMIT, budget);
     const chunks = chunksOf(declared);
-    req.push(chunks[0]);
-    await tick();
+    await firstArrives(req, chunks);
     assert.equal(budget.inUse, 64 * KiB);
-    for (const chunk of chunks.slice(1)) req.push(chunk);
-    req.push(null);
+    restArrives(req, chunks);
     const body = await reading;
     assert.ok(Array.isArray(body));
     assert.equal(body.length, chunks.length);

@@ -17,8 +17,8 @@ export const jsonHere: CompositeJson = {
   value: async (_operation, answer) => answerValue(answer),
 };
 
-/** Runs job `job` of kernel/host/offload.ts on the host's pool; `own` (bytes no one else holds) moves there. */
-export type OffloadJob = <T>(job: 'writeJson' | 'readJson', args: readonly unknown[], own?: Uint8Array) => Promise<T>;
+/** Runs job `job` of kernel/host/offload.ts on the host's pool; `transfer` (buffers no one else holds) moves there. */
+export type OffloadJob = <T>(job: 'writeJson' | 'readJson', args: readonly unknown[], transfer?: readonly ArrayBuffer[]) => Promise<T>;
 
 /** The host's: `boundOf` gives the body size over which a request to an operation runs on the pool. */
 export function compositeJson(boundOf: (operation: OperationInfo) => number, onPool: OffloadJob): CompositeJson {
@@ -28,7 +28,7 @@ export function compositeJson(boundOf: (operation: OperationInfo) => number, onP
       if (answer.bytes <= boundOf(operation)) return jsonHere.value(operation, answer);
       // A copy in a buffer of its own moves: the answer itself may still be sent, or read again.
       const copy = new Uint8Array(typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body);
-      return onPool('readJson', [copy], copy);
+      return onPool('readJson', [copy], [copy.buffer]);
     },
   };
 }

@@ -11,7 +11,7 @@ export type { CompositeJson, CompositeOperation, CompositeRequest, Executor, Ope
 import { isToolshedError, UnprocessableError, workerRefusal, type RunInWorker } from '@toolshed/plugin-sdk';
 import { answerOf, answerTooLarge, type Answer } from './answer.js';
 import { answerJson, LONG_STRING_CHARS } from './answer-json.js';
-import { byteLengthOf, joinedBytes, movableBytes, type BodyBytes } from './body-bytes.js';
+import { byteLengthOf, movableBytes, type BodyBytes } from './body-bytes.js';
 import type { ByteBudget } from './byte-budget.js';
 import type { CompositeOperation, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
 import { compositeJson } from './composite-json.js';
@@ -88,9 +88,6 @@ function infoOf(registered: HostedOperation | ContainedOperation, plugin: Manife
 
 const offloadModule = new URL('./offload.js', import.meta.url);
 
-/** `bytes` in a buffer of their own, to move into a worker: copied when the buffer is shared with others (a pooled slab). */
-const ownBytes = (bytes: Uint8Array): Uint8Array => movableBytes(bytes).body as Uint8Array;
-
 export function createExecutor(options: ExecutorOptions): Executor {
   const { registry, config, logger, watchdog, pool, pluginProcesses, answers } = options;
   const now = options.now ?? (() => new Date());
@@ -152,10 +149,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
    * host, so nothing the plugin patched in its own process reaches a client. A large body or answer
    * is checked on the host's pool, not on the main thread.
    */
-  async function runContained(registered: ContainedOperation, bytes: Uint8Array, input: unknown, request: RunRequest, deadlineMs: number): Promise<Answer> {
+  async function runContained(registered: ContainedOperation, bytes: BodyBytes, input: unknown, request: RunRequest, deadlineMs: number): Promise<Answer> {
     const { operation } = registered;
     if (pluginProcesses === undefined) throw new Error(`${operation.group} is contained, and this executor has no plugin processes`);
-    const large = bytes.byteLength > config.workers.offloadBytes;
+    const large = byteLengthOf(bytes) > config.workers.offloadBytes;
     if (large && answers !== undefined && answers.inUse >= answers.limit) throw budgetSpent('sending');
     const accepted = large ? await checkOnPool('acceptContained', bytes, registered, request) : Buffer.from(JSON.stringify(operation.accept(input ?? parseJsonObject(bytes))));
     let answer: Uint8Array;
@@ -171,11 +168,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
 
   /**
    * Job `job` of offload.ts on the host's pool: a large request's parsing, checking or writing, as
-   * a bulk job within the request's budget. `own`, bytes no one else holds, moves there.
+   * a bulk job within the request's budget. `transfer`, buffers no one else holds, move there.
    */
-  async function onPool<T>(job: string, args: readonly unknown[], request: Pick<RunRequest, 'caller' | 'deadlineMs'>, own?: Uint8Array): Promise<T> {
+  async function onPool<T>(job: string, args: readonly unknown[], request: Pick<RunRequest, 'caller' | 'deadlineMs'>, transfer: readonly ArrayBuffer[] = []): Promise<T> {
     const deadlineMs = Math.min(config.workers.requestBudgetMs, request.deadlineMs ?? Number.POSITIVE_INFINITY);
-    const transfer = own === undefined ? [] : [own.buffer as ArrayBuffer];
     try {
       return await hostPool().run<T>(offloadModule, job, args, { deadlineMs, signal: request.caller?.gone(), transfer, bulk: true });
     } catch (error) {
@@ -187,9 +183,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
   }
 
   /** A contained operation's large body or answer, checked and written again on the pool, with the plugins' operations as shared data. */
-  function checkOnPool(job: 'acceptContained' | 'checkContainedAnswer', bytes: Uint8Array, registered: ContainedOperation, request: RunRequest): Promise<Uint8Array> {
-    const own = ownBytes(bytes);
-    return onPool(job, [own, `${registered.operation.group}/${registered.operation.name}`, catalogData()], request, own);
+  function checkOnPool(job: 'acceptContained' | 'checkContainedAnswer', bytes: BodyBytes, registered: ContainedOperation, request: RunRequest): Promise<Uint8Array> {
+    const { body, transfer } = movableBytes(bytes);
+    return onPool(job, [body, `${registered.operation.group}/${registered.operation.name}`, catalogData()], request, transfer);
   }
 
   /** The body size over which a request to `operation` does its work on the pool. */
@@ -210,12 +206,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
     }
     // A contained plugin has no handler on this thread to run: its handler runs in its own processes.
     const contained = registered.placement === 'own-processes';
-    const offload = contained || registered.offload === 'always' || (registered.offload === 'auto' && byteLengthOf(bytes) > registered.offloadBytes);
+    const size = byteLengthOf(bytes);
+    const offload = contained || registered.offload === 'always' || (registered.offload === 'auto' && size > registered.offloadBytes);
     try {
-      if (contained) return await runContained(registered, joinedBytes(bytes), input, request, deadlineMs);
+      if (contained) return await runContained(registered, bytes, input, request, deadlineMs);
       if (offload) return answerOf(await runOffloaded(registered, bytes, request, deadlineMs), maxAnswerBytes);
-      const large = byteLengthOf(bytes) >= LONG_STRING_CHARS;
-      return answerOf(await runHere(registered, input ?? parseJsonObject(bytes), request, deadlineMs, large), maxAnswerBytes);
+      return answerOf(await runHere(registered, input ?? parseJsonObject(bytes), request, deadlineMs, size >= LONG_STRING_CHARS), maxAnswerBytes);
     } catch (error) {
       // The operator's way to the culprit: which operation, which request; never the body.
       if (isToolshedError(error) && error.code === OPERATION_TIMEOUT) {
@@ -226,10 +222,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
   }
 
   async function runComposite(composite: CompositeOperation, info: OperationInfo, request: RunRequest): Promise<Answer> {
-    const bytes = request.bytes === undefined ? undefined : joinedBytes(request.bytes);
+    const { bytes } = request;
     const { check } = composite;
     let body: unknown;
-    if (bytes === undefined || bytes.byteLength <= config.workers.offloadBytes) {
+    if (bytes === undefined || byteLengthOf(bytes) <= config.workers.offloadBytes) {
       // Timed under the composite's own name: a block here is the composite's, not a step's.
       const running = watchdog.begin(info.id, request.requestId ?? '');
       try {
@@ -241,19 +237,19 @@ export function createExecutor(options: ExecutorOptions): Executor {
         watchdog.done(running);
       }
     } else {
-      // A large body is parsed and checked on the pool: the main thread only moves its bytes.
-      const own = ownBytes(bytes);
-      const [job, args] = check === undefined ? ['parseJson', [own]] : ['checkComposite', [own, check.module.href, check.exportName, catalogData()]];
+      // A large body is parsed and checked on the pool: the main thread only moves its bytes, unjoined.
+      const { body: moving, transfer } = movableBytes(bytes);
+      const [job, args] = check === undefined ? ['parseJson', [moving]] : ['checkComposite', [moving, check.module.href, check.exportName, catalogData()]];
       const running = watchdog.begin(info.id, request.requestId ?? '');
       try {
-        body = await onPool(job, args, request, own);
+        body = await onPool(job, args, request, transfer);
       } finally {
         watchdog.done(running);
       }
     }
     const held = new AnswerLedger(answers, maxAnswerBytes);
     // The JSON it writes and reads between its runs is placed as those runs' own work is.
-    const json = compositeJson(offloadBoundOf, (job, args, own) => onPool(job, args, request, own));
+    const json = compositeJson(offloadBoundOf, (job, args, transfer) => onPool(job, args, request, transfer));
     try {
       const answer = await composite.run(body, { caller: request.caller, requestId: request.requestId, deadlineMs: request.deadlineMs, held, json }, pluginOperations);
       if (answer.bytes > maxAnswerBytes) throw answerTooLarge(answer.bytes, maxAnswerBytes);

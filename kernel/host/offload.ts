@@ -67,7 +67,7 @@ export function runOffloaded(module: string, name: string, body: BodyBytes, conf
 }
 
 /** A large body of a composite operation (identify), parsed here by the API's rules rather than on the main thread. */
-export function parseJson(body: Uint8Array): unknown {
+export function parseJson(body: BodyBytes): unknown {
   return parseJsonObject(body);
 }
 
@@ -117,7 +117,7 @@ function contractOf(name: string, shared: SharedCatalog): OperationContract {
 }
 
 /** A contained operation's large body, parsed and checked (defaults filled) here; the JSON its process gets. */
-export function acceptContained(body: Uint8Array, name: string, shared: SharedCatalog): Uint8Array {
+export function acceptContained(body: BodyBytes, name: string, shared: SharedCatalog): Uint8Array {
   return Buffer.from(JSON.stringify(contractOf(name, shared).accept(parseJsonObject(body))));
 }
 
@@ -132,7 +132,7 @@ export function checkContainedAnswer(answer: Uint8Array, name: string, shared: S
  * `module` (the composite's own check) gets the parsed body and the plugins' operations, read from
  * the executor's shared copy; its result goes back to the main thread.
  */
-export async function checkComposite(body: Uint8Array, module: string, exportName: string, shared: SharedCatalog): Promise<unknown> {
+export async function checkComposite(body: BodyBytes, module: string, exportName: string, shared: SharedCatalog): Promise<unknown> {
   const catalog = catalogFrom(shared);
   const check = ((await import(module)) as Record<string, (body: unknown, operations: OperationCatalog) => unknown>)[exportName];
   if (typeof check !== 'function') throw new Error(`${module} has no export ${exportName}`);

@@ -15,7 +15,7 @@ import { JSON_TYPE, type KernelContext } from './types.js';
 export interface HttpBodies {
   /** Reads the request's JSON bytes; they hold the reading budget until {@link free} gives their size back. */
   read(ctx: KernelContext): Promise<Buffer>;
-  /** {@link read}, a body of several chunks as those chunks: the executor joins them where it runs the body. */
+  /** {@link read}, a body of several chunks as those chunks: joined only where its text is read (kernel/host/json-body.ts). */
   readChunks(ctx: KernelContext): Promise<BodyBytes>;
   /** Gives back the reading budget of the request's body of `size` bytes, once its bytes are consumed (parsed, or handed to a worker). */
   free(ctx: KernelContext, size: number): void;
