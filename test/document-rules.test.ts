@@ -20,6 +20,7 @@ interface Operation {
 interface ApiDocument {
   info: { description: string };
   'x-max-body-depth': number;
+  'x-max-body-members': number;
   paths: Record<string, { post: Operation }>;
   components: Record<string, unknown>;
 }
@@ -193,6 +194,19 @@ describe('what the document says beyond the bodies', () => {
     const atLimit = await send(service.url, '/v1/base64/encode', { body: nested(depth), headers: { 'Content-Type': 'application/json' } });
     assert.equal((atLimit.json as { error: { code: string } }).error.code, 'validation_failed', 'parsed, then refused by the schema');
     const beyond = await send(service.url, '/v1/base64/encode', { body: nested(depth + 1), headers: { 'Content-Type': 'application/json' } });
+    assert.equal(beyond.status, 400);
+    assert.equal((beyond.json as { error: { code: string } }).error.code, 'invalid_json');
+  });
+
+  it('states the object member bound, and the service holds exactly that bound', async () => {
+    const members = document['x-max-body-members'];
+    assert.equal(members, 100_000);
+    assert.match(document.info.description, new RegExp(`at most ${members} object members`));
+    // `{"x":0,"k0":0,…}` with `count` members in all.
+    const body = (count: number): string => `{"x":0${Array.from({ length: count - 1 }, (_, index) => `,"k${index}":0`).join('')}}`;
+    const atLimit = await send(service.url, '/v1/base64/encode', { body: body(members), headers: { 'Content-Type': 'application/json' } });
+    assert.equal((atLimit.json as { error: { code: string } }).error.code, 'validation_failed', 'parsed, then refused by the schema');
+    const beyond = await send(service.url, '/v1/base64/encode', { body: body(members + 1), headers: { 'Content-Type': 'application/json' } });
     assert.equal(beyond.status, 400);
     assert.equal((beyond.json as { error: { code: string } }).error.code, 'invalid_json');
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { depthExceededAt, findJsonSyntaxProblem, syntaxErrorOffset } from '../kernel/host/json-syntax.js';
+import { findJsonSyntaxProblem, shapeBreachAt, syntaxErrorOffset } from '../kernel/host/json-syntax.js';
 
 describe('JSON syntax locator', () => {
   it('agrees with JSON.parse on what is valid', () => {
@@ -47,6 +47,12 @@ describe('JSON syntax locator', () => {
   });
 });
 
+/** Where the depth bound is passed, with no member bound in the way; -1 when it is not. */
+const depthExceededAt = (text: string, maxDepth: number): number => {
+  const breach = shapeBreachAt(text, maxDepth, Infinity);
+  return breach === undefined ? -1 : (assert.equal(breach.bound, 'depth'), breach.offset);
+};
+
 describe('nesting depth bound', () => {
   it('finds the bracket that opens one level too many, ignoring brackets inside strings (worked by hand)', () => {
     assert.equal(depthExceededAt('[[[]]]', 3), -1);
@@ -60,5 +66,25 @@ describe('nesting depth bound', () => {
   it('stops at once on ten million opening brackets', () => {
     const text = `{"text":${'['.repeat(10_000_000)}`;
     assert.equal(depthExceededAt(text, 64), 8 + 63); // "{" is level 1; the 64th "[" opens level 65
+  });
+});
+
+describe('object member bound', () => {
+  it('counts the members of every object together and finds the colon of the first one too many, ignoring colons inside strings (worked by hand)', () => {
+    assert.equal(shapeBreachAt('{"a":1,"b":{"c":2}}', 64, 3), undefined);
+    // Offsets: {"a":1,"b":{"c":2},"d":3} — the colons are at 4, 10, 15 and 22.
+    assert.deepEqual(shapeBreachAt('{"a":1,"b":{"c":2},"d":3}', 64, 3), { offset: 22, bound: 'members' });
+    assert.deepEqual(shapeBreachAt('[{"a":1},{"a":1}]', 64, 1), { offset: 13, bound: 'members' });
+    assert.equal(shapeBreachAt('{"a:b:c":"x:y:\\":z"}', 64, 1), undefined); // colons in keys and values, an escaped quote
+  });
+
+  it('stops at the first member too many of a 10 MiB body of distinct keys', () => {
+    const parts = ['{"text":"x"'];
+    for (let index = 0; index < 1_000_000; index++) parts.push(`,"k${index}":0`);
+    const text = `${parts.join('')}}`;
+    const breach = shapeBreachAt(text, 64, 100_000) ?? assert.fail('no breach found');
+    assert.equal(breach.bound, 'members');
+    // Member 100,001 is "k99999", the 100,000th key after "text".
+    assert.equal(text.slice(breach.offset - 8, breach.offset), '"k99999"');
   });
 });

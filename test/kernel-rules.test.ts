@@ -115,6 +115,21 @@ describe('400 invalid_json and 415', () => {
     assert.equal((await post(echo, fine, { 'Content-Type': 'application/json' })).status, 400, 'valid JSON, wrong type: a 400 from validation');
   });
 
+  it('refuses a body of more than 100,000 object members before parsing, with the position', async () => {
+    // Members are counted, not keys: a key named again is a member again (JSON.parse keeps the last).
+    const body = (extra: number): string => `{"text":"x"${',"a":0'.repeat(extra)}}`;
+    const answer = await post(echo, body(100_000), { 'Content-Type': 'application/json' });
+    assert.equal(answer.status, 400);
+    const error = (answer.json as { error: { code: string; message: string } }).error;
+    assert.equal(error.code, 'invalid_json');
+    // `{"text":"x"` is 11 characters; extra member i's colon is at offset 11 + 6 × i + 4, so member
+    // 100,001 (extra 99,999) is at offset 600,009: column 600,010.
+    assert.equal(error.message, 'The request body has more than 100,000 object members; member 100,001 is at line 1, column 600010');
+    // Exactly 100,000 are parsed, then refused by the schema ("a" is not a field of echo).
+    const atBound = await post(echo, body(99_999), { 'Content-Type': 'application/json' });
+    assert.equal((atBound.json as { error: { code: string } }).error.code, 'validation_failed');
+  });
+
   it('refuses bytes that are not UTF-8', async () => {
     const answer = await post(echo, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]), { 'Content-Type': 'application/json' });
     assert.equal(answer.status, 400);

@@ -239,6 +239,7 @@ describe('the API rules at /mcp', () => {
       ['a fractional id', { jsonrpc: '2.0', id: 1.5, method: 'ping' }, rpc(400, -32600)],
       ['a number method', { jsonrpc: '2.0', id: 1, method: 7 }, rpc(400, -32600)],
       ['nesting past 64 levels', call(1, 'base64_encode', JSON.parse(`${'{"a":'.repeat(80)}1${'}'.repeat(80)}`)), rpc(400, -32700)],
+      ['more than 100,000 object members', call(1, 'base64_encode', Object.fromEntries(Array.from({ length: 100_001 }, (_, index) => [`k${index}`, 0]))), rpc(400, -32700)],
       ['an unknown method', { jsonrpc: '2.0', id: 1, method: 'resources/list' }, rpc(200, -32601)],
       ['a name that is a number', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 5 } }, rpc(200, -32602)],
       ['arguments that are an array', call(1, 'base64_encode', ['a']), rpc(200, -32602)],

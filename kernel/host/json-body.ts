@@ -1,18 +1,25 @@
 /**
  * The API's rules for a JSON body, wherever it arrives (HTTP, MCP, a pool worker): UTF-8, not
- * empty, at most {@link MAX_BODY_DEPTH} levels deep, a JSON object; a syntax error is told by its
+ * empty, at most {@link MAX_BODY_DEPTH} levels deep and {@link MAX_BODY_MEMBERS} object members, a JSON object; a syntax error is told by its
  * line and column, never by quoting the body. Refusals are the SDK's 400 `invalid_json`.
  */
 import { isAscii } from 'node:buffer';
 import { ToolshedError } from '@toolshed/plugin-sdk';
 import { joinedBytes, type BodyBytes } from './body-bytes.js';
-import { depthExceededAt, findJsonSyntaxProblem, positionOf } from './json-syntax.js';
+import { findJsonSyntaxProblem, positionOf, shapeBreachAt } from './json-syntax.js';
 
 /** The contract's body cap: 10 MiB. */
 export const BODY_LIMIT = 10 * 1024 * 1024;
 
 /** Deepest nesting of a body; no operation's schema comes near it (the deepest nests 3 levels). */
 export const MAX_BODY_DEPTH = 64;
+
+/**
+ * Most object members in one body, all its objects together. A request's schema has a few dozen at
+ * most; a recipe's free `input` may carry data. At this bound distinct keys cost JSON.parse about
+ * 0.2 s; a 10 MiB body of them cost 4 to 6 s (docs/decisions.md).
+ */
+export const MAX_BODY_MEMBERS = 100_000;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** Nothing but JSON's own whitespace (RFC 8259 §2). */
@@ -49,10 +56,14 @@ function textOf(body: BodyBytes): string {
 export function parseJsonObject(bytes: BodyBytes): unknown {
   const text = textOf(bytes);
   if (blank.test(text)) throw invalidJson(EMPTY_BODY_MESSAGE);
-  const deep = depthExceededAt(text, MAX_BODY_DEPTH);
-  if (deep !== -1) {
-    const { line, column } = positionOf(text, deep);
-    throw invalidJson(`The request body nests deeper than ${MAX_BODY_DEPTH} levels at line ${line}, column ${column}`);
+  const breach = shapeBreachAt(text, MAX_BODY_DEPTH, MAX_BODY_MEMBERS);
+  if (breach !== undefined) {
+    const { line, column } = positionOf(text, breach.offset);
+    throw invalidJson(
+      breach.bound === 'depth'
+        ? `The request body nests deeper than ${MAX_BODY_DEPTH} levels at line ${line}, column ${column}`
+        : `The request body has more than ${MAX_BODY_MEMBERS.toLocaleString('en-US')} object members; member ${(MAX_BODY_MEMBERS + 1).toLocaleString('en-US')} is at line ${line}, column ${column}`,
+    );
   }
   let value: unknown;
   try {

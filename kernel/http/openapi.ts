@@ -1,5 +1,5 @@
 /** A pure function: the executor's operations → OpenAPI 3.1 document. */
-import { MAX_BODY_DEPTH, type OperationInfo } from '../host/index.js';
+import { MAX_BODY_DEPTH, MAX_BODY_MEMBERS, type OperationInfo } from '../host/index.js';
 
 const errorSchema = {
   type: 'object',
@@ -33,7 +33,7 @@ const UNPROCESSABLE = 'Valid parameters, but the tool cannot process the input';
 const KERNEL_422 = "Any operation may also answer the kernel's `output_too_large` (answer cap) or `input_too_complex` (work budget).";
 
 const sharedResponses: Record<string, string> = {
-  '400': `Malformed JSON, or arrays and objects nested more than ${MAX_BODY_DEPTH} levels deep (invalid_json); or parameters that do not match the schema (validation_failed, with details)`,
+  '400': `Malformed JSON, arrays and objects nested more than ${MAX_BODY_DEPTH} levels deep, or more than ${MAX_BODY_MEMBERS} object members in all (invalid_json); or parameters that do not match the schema (validation_failed, with details)`,
   '401': 'Invalid or revoked API key (unauthorized)',
   '404': 'Unknown path (not_found)',
   '405': 'A method other than POST on an operation path (method_not_allowed); the Allow header says POST',
@@ -129,9 +129,11 @@ export function buildOpenApiDocument(operations: readonly OperationInfo[], versi
         'Small, stateless utility operations. Beta. Request data is processed in memory only and is neither stored nor logged. ' +
         'Every operation is POST; any other method on its path answers 405 `method_not_allowed` with `Allow: POST` (the response `405` under components.responses). ' +
         `A request body nests arrays and objects at most ${MAX_BODY_DEPTH} levels deep ` +
-        '(the body itself is level 1); deeper is 400 `invalid_json`.',
+        `(the body itself is level 1) and holds at most ${MAX_BODY_MEMBERS} object members, all its objects together; ` +
+        'deeper or more is 400 `invalid_json`.',
     },
     'x-max-body-depth': MAX_BODY_DEPTH,
+    'x-max-body-members': MAX_BODY_MEMBERS,
     tags: [...tags.values()].map((first) => ({
       name: first.group,
       ...(first.groupSummary ? { description: first.groupSummary } : {}),

@@ -91,11 +91,15 @@ describe('the hostile corpus', () => {
     for (const row of rows) await replay(row);
   });
 
-  it('names the first 100 unknown keys of the 1.18 M-key body', async () => {
-    const answer = await send(service.url, kernelRows[0]!.path, { body: kernelRows[0]!.body(), headers: { 'Content-Type': 'application/json' } });
-    const details = (answer.json as { error: { details: { path: string; message: string }[] } }).error.details;
+  it('names the first 100 unknown keys of a body of 100,000 members, the most a body may hold', async () => {
+    // The 1.18 M-key body of the corpus is refused before it is parsed (docs/decisions.md); at the
+    // bound the body is parsed, and the schema's check still names only 100 of its unknown keys.
+    const keys = Array.from({ length: 99_999 }, (_, index) => `,"${index.toString(36)}x":0`);
+    const answer = await send(service.url, kernelRows[0]!.path, { body: `{"text":"x"${keys.join('')}}`, headers: { 'Content-Type': 'application/json' } });
+    const details = (answer.json as { error: { code: string; details: { path: string; message: string }[] } }).error.details;
+    assert.equal((answer.json as { error: { code: string } }).error.code, 'validation_failed');
     assert.equal(details.length, 100);
-    // JSON.parse puts integer-like keys first, so which 100 come first is V8's order; each is named.
+    // Which 100 come first is V8's order of the keys; each is named.
     assert.ok(details.every((detail) => detail.path !== '/text' && detail.message.startsWith('is not an allowed property;')));
   });
 });

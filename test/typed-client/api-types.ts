@@ -1206,7 +1206,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed JSON, or arrays and objects nested more than 64 levels deep (invalid_json); or parameters that do not match the schema (validation_failed, with details) */
+        /** @description Malformed JSON, arrays and objects nested more than 64 levels deep, or more than 100000 object members in all (invalid_json); or parameters that do not match the schema (validation_failed, with details) */
         400: {
             headers: {
                 [name: string]: unknown;
