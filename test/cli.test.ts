@@ -24,7 +24,7 @@ async function tempFile(name: string, text: string): Promise<string> {
 describe('toolshed call', () => {
   it('answers on stdout, from an argument or from stdin', async () => {
     // "hi" is 0x68 0x69: 011010 000110 1001(00) → a G k, padded with one "=" (RFC 4648 §4).
-    assert.deepEqual(await toolshed(['call', 'base64/encode', '{"text":"hi"}']), { code: 0, stdout: '{"base64":"aGk="}\n', stderr: '' });
+    assert.deepEqual(await toolshedInProcess(['call', 'base64/encode', '{"text":"hi"}']), { code: 0, stdout: '{"base64":"aGk="}\n', stderr: '' });
     assert.deepEqual(await toolshed(['call', 'base64/encode', '-'], '{"text":"hi"}'), { code: 0, stdout: '{"base64":"aGk="}\n', stderr: '' });
   });
 
