@@ -1,5 +1,6 @@
 /** `toolshed keys new <name>` (and `npm run keygen`): a new API key and the entry to configure. */
-import { digestApiKey, generateApiKey } from '../kernel/http/index.js';
+// The key format alone: kernel/http/index.js would load Koa and the HTTP stack, most of the command's time.
+import { digestApiKey, generateApiKey } from '../kernel/http/api-keys.js';
 import { UsageError } from './command.js';
 
 /** What auth.apiKeys accepts as a key's name (the configuration schema's pattern). */

@@ -1,45 +1,19 @@
-// The `toolshed` executable as an operator runs it: bin/toolshed.js in a child process, its exact
-// stdout, stderr and exit code. `call` is held to the HTTP service's answers for the same bodies.
+// The `toolshed` executable as an operator runs it: its exact stdout, stderr and exit code. Where
+// the process is the subject (each exit code as the shell sees it, stdin, `serve` and its signals
+// and refusal, what a command loads) bin/toolshed.js runs in a child process; the other answers of
+// the commands come from the runCli that cli/main.ts runs, in this process (test/support/cli.ts).
+// `call` is held to the HTTP service's answers for the same bodies.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { builtinPluginDir } from '../kernel/host/index.js';
+import { startToolshed as start, toolshed, toolshedInProcess, type CliOutcome } from './support/cli.js';
 import { send } from './support/http.js';
 import { buildTestService, externalPlugins, fixtures, type InProcessService } from './support/service.js';
-
-const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
-const children: ChildProcess[] = [];
-// A failed test must not leave a server running: its open pipes would keep the test process alive.
-after(() => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL')));
-
-// The commands read the configuration as `serve` does; the test runner's own variables must not leak in.
-const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['TOOLSHED_CONFIG', 'PORT', 'HOST'].includes(name)));
-
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function start(args: readonly string[], stdin?: string): { child: ChildProcess; outcome: Promise<Outcome> } {
-  const child = spawn(process.execPath, [bin, ...args], { env: baseEnv, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  if (stdin !== undefined) child.stdin!.end(stdin);
-  const outcome = new Promise<Outcome>((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-  return { child, outcome };
-}
-
-const toolshed = (args: readonly string[], stdin?: string): Promise<Outcome> => start(args, stdin).outcome;
 
 async function tempFile(name: string, text: string): Promise<string> {
   const file = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-cli-')), name);
@@ -50,7 +24,7 @@ async function tempFile(name: string, text: string): Promise<string> {
 describe('toolshed call', () => {
   it('answers on stdout, from an argument or from stdin', async () => {
     // "hi" is 0x68 0x69: 011010 000110 1001(00) → a G k, padded with one "=" (RFC 4648 §4).
-    assert.deepEqual(await toolshed(['call', 'base64/encode', '{"text":"hi"}']), { code: 0, stdout: '{"base64":"aGk="}\n', stderr: '' });
+    assert.deepEqual(await toolshedInProcess(['call', 'base64/encode', '{"text":"hi"}']), { code: 0, stdout: '{"base64":"aGk="}\n', stderr: '' });
     assert.deepEqual(await toolshed(['call', 'base64/encode', '-'], '{"text":"hi"}'), { code: 0, stdout: '{"base64":"aGk="}\n', stderr: '' });
   });
 
@@ -96,7 +70,7 @@ describe('toolshed call', () => {
     for (const [target, body] of cases) {
       it(`${target} ${body.slice(0, 40)}`, async () => {
         const answer = await send(service.url, `/v1/${target}`, { body, headers: { 'Content-Type': 'application/json' } });
-        const outcome = await toolshed(['call', target, body, '--config', configFile]);
+        const outcome = await toolshedInProcess(['call', target, body, '--config', configFile]);
         if (answer.status < 400) assert.deepEqual(outcome, { code: 0, stdout: `${answer.text}\n`, stderr: '' });
         else assert.deepEqual(outcome, { code: answer.status < 500 ? 1 : 3, stdout: '', stderr: `${answer.text}\n` });
       });
@@ -122,7 +96,7 @@ describe('toolshed config', () => {
   it('check names kernel, plugin-section and plugin-name problems together', async () => {
     // One pass names every kind: a kernel section, a plugin section, a key no one owns, a group name.
     const file = await tempFile('bad.yaml', 'log:\n  level: loud\ndns:\n  timeoutMs: 0\ncolour: blue\nplugins:\n  disabled: [no-such-group]\n');
-    const outcome = await toolshed(['config', 'check', file]);
+    const outcome = await toolshedInProcess(['config', 'check', file]);
     assert.equal(outcome.code, 1);
     assert.deepEqual(outcome.stdout.split('\n').slice(1, -1).sort(), [
       '- /colour: is not a known configuration key',
@@ -137,7 +111,7 @@ describe('toolshed config', () => {
     const problems =
       'Invalid configuration:\n- /server/port: must be <= 65535\n- /rateLimit/windowSeconds: must be >= 1\n- /dns/timeoutMs: must be >= 1\n' +
       '- /plugins/disabled/0: "dns-lokup" matches no plugin group; did you mean "dns-lookup"?\n';
-    assert.deepEqual(await toolshed(['config', 'check', file]), { code: 1, stdout: problems, stderr: '' });
+    assert.deepEqual(await toolshedInProcess(['config', 'check', file]), { code: 1, stdout: problems, stderr: '' });
     assert.deepEqual(await toolshed(['serve', '--config', file]), { code: 1, stdout: '', stderr: `Toolshed could not start.\n${problems}` });
   });
 
@@ -149,7 +123,7 @@ describe('toolshed config', () => {
       'Invalid configuration:\n- /server/hots: is not an allowed property; did you mean "host"?\n' +
       '- /rateLimits: is not a known configuration key; did you mean "rateLimit"?\n' +
       '- /plugins/enabled/1: "hsh-*" matches no plugin group; did you mean "hash-generator"?\n';
-    assert.deepEqual(await toolshed(['config', 'check', file]), { code: 1, stdout: problems, stderr: '' });
+    assert.deepEqual(await toolshedInProcess(['config', 'check', file]), { code: 1, stdout: problems, stderr: '' });
     assert.deepEqual(await toolshed(['serve', '--config', file]), { code: 1, stdout: '', stderr: `Toolshed could not start.\n${problems}` });
   });
 
@@ -160,7 +134,7 @@ describe('toolshed config', () => {
     const expected =
       'Invalid configuration, and a plugin cannot be loaded:\n- /server/port: must be >= 0\n' +
       `- /plugins: Cannot load the plugin ${plugin}:\n  - the folder is named "wrong-name" but the group is "right-name"; they must be equal\n`;
-    assert.deepEqual(await toolshed(['config', 'check', file]), { code: 1, stdout: expected, stderr: '' });
+    assert.deepEqual(await toolshedInProcess(['config', 'check', file]), { code: 1, stdout: expected, stderr: '' });
   });
 
   it("check and serve refuse a configuration section claimed twice, a built-in's or another plugin's, naming both (issue 45, finding 2)", async () => {
@@ -171,11 +145,11 @@ describe('toolshed config', () => {
       'Invalid configuration:\n' +
       `- /shared: is claimed by two plugins, also-shared (${at('also-shared')}) and claims-shared (${at('claims-shared')}): a configuration section belongs to one plugin\n` +
       `- /regex: is claimed by two plugins, regex-tester (built in) and regex-thief (${at('regex-thief')}): a configuration section belongs to one plugin\n`;
-    assert.deepEqual(await toolshed(['config', 'check', file]), { code: 1, stdout: problems, stderr: '' });
+    assert.deepEqual(await toolshedInProcess(['config', 'check', file]), { code: 1, stdout: problems, stderr: '' });
     assert.deepEqual(await toolshed(['serve', '--config', file]), { code: 1, stdout: '', stderr: `Toolshed could not start.\n${problems}` });
     // A replacement of regex-tester (its group, in plugins.disabled) takes its section with its place.
     const replacing = await tempFile('replacing.yaml', `plugins:\n  dirs: [${JSON.stringify(path.join(fixtures, 'section-replacement'))}]\n  disabled: [regex-tester]\n`);
-    assert.deepEqual(await toolshed(['config', 'check', replacing]), { code: 0, stdout: `The configuration is valid (${replacing}): 30 plugins, 58 operations enabled.\n`, stderr: '' });
+    assert.deepEqual(await toolshedInProcess(['config', 'check', replacing]), { code: 0, stdout: `The configuration is valid (${replacing}): 30 plugins, 58 operations enabled.\n`, stderr: '' });
   });
 
   it('check passes the defaults and counts what they serve', async () => {
@@ -187,7 +161,7 @@ describe('toolshed config', () => {
   it('print shows the merged configuration with key digests and the Redis password masked', async () => {
     const digest = createHash('sha256').update('tsk_example').digest('hex');
     const file = await tempFile('keys.yaml', `auth:\n  apiKeys:\n    - { name: ci, sha256: "${digest}" }\nrateLimit:\n  redis: { url: "redis://:hunter2@127.0.0.1:6379" }\ndns:\n  timeoutMs: 2500\n`);
-    const outcome = await toolshed(['config', 'print', file]);
+    const outcome = await toolshedInProcess(['config', 'print', file]);
     assert.equal(outcome.code, 0, outcome.stderr);
     assert.ok(!outcome.stdout.includes(digest) && !outcome.stdout.includes('hunter2'));
     const printed = parseYaml(outcome.stdout) as Record<string, Record<string, unknown>>;
@@ -201,7 +175,7 @@ describe('toolshed config', () => {
   it('print shows each enabled plugin\'s section and no disabled plugin\'s (docs/cli.md)', async () => {
     assert.match((await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8')).replace(/\s+/g, ' '), /each enabled plugin's section as that plugin resolved it/);
     const file = await tempFile('disabled.yaml', 'plugins:\n  disabled: [dns-lookup]\n');
-    const printed = parseYaml((await toolshed(['config', 'print', file])).stdout) as Record<string, unknown>;
+    const printed = parseYaml((await toolshedInProcess(['config', 'print', file])).stdout) as Record<string, unknown>;
     // dns is dns-lookup's section (config/default.yaml has it); regex is regex-tester's, enabled.
     assert.equal(printed.dns, undefined);
     assert.equal((printed.regex as { timeoutMs: number }).timeoutMs, 1000);
@@ -212,19 +186,19 @@ describe('toolshed config', () => {
     assert.match((await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8')).replace(/\s+/g, ' '), /and the saved recipes \(`recipes:`, each served as `POST \/v1\/recipes\/<name>`\)/);
     const saved = { 'jwt-in-base64': { summary: 'Decode a JWT wrapped in Base64', steps: [{ operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }] } };
     const file = await tempFile('saved.yaml', JSON.stringify({ recipes: saved }));
-    const outcome = await toolshed(['config', 'print', file]);
+    const outcome = await toolshedInProcess(['config', 'print', file]);
     assert.equal(outcome.code, 0, outcome.stderr);
     assert.deepEqual((parseYaml(outcome.stdout) as { recipes?: unknown }).recipes, saved);
     // The printed configuration starts a service that serves the recipe: it is the whole of it.
     const printed = await tempFile('printed.yaml', outcome.stdout);
-    const served = JSON.parse((await toolshed(['openapi', '--config', printed])).stdout) as { paths: Record<string, unknown> };
+    const served = JSON.parse((await toolshedInProcess(['openapi', '--config', printed])).stdout) as { paths: Record<string, unknown> };
     assert.ok('/v1/recipes/jwt-in-base64' in served.paths);
   });
 });
 
 describe('toolshed openapi', () => {
   it('prints the document of the enabled plugins: 58 operations by default, and recipes/run and recipes/identify', async () => {
-    const outcome = await toolshed(['openapi']);
+    const outcome = await toolshedInProcess(['openapi']);
     assert.equal(outcome.code, 0, outcome.stderr);
     const document = JSON.parse(outcome.stdout) as { paths: Record<string, { post?: unknown }> };
     assert.equal(Object.values(document.paths).filter((item) => item.post !== undefined).length, 58 + 2);
@@ -236,7 +210,7 @@ describe('toolshed openapi', () => {
     const service = await buildTestService(config, { builtinDir: builtinPluginDir });
     try {
       const served = await send(service.url, '/v1/openapi.json', { method: 'GET' });
-      const outcome = await toolshed(['openapi', '--config', await tempFile('c.yaml', JSON.stringify(config))]);
+      const outcome = await toolshedInProcess(['openapi', '--config', await tempFile('c.yaml', JSON.stringify(config))]);
       assert.deepEqual(JSON.parse(outcome.stdout), served.json);
     } finally {
       await service.stop();
@@ -245,12 +219,27 @@ describe('toolshed openapi', () => {
 });
 
 describe('toolshed keys new', () => {
-  it('prints a tsk_ key once and the entry holding its SHA-256', async () => {
-    const outcome = await toolshed(['keys', 'new', 'ci']);
+  // One run for both tests: what it printed, and every module it loaded (test/support/module-log.ts).
+  let outcome: CliOutcome;
+  let loaded: string[];
+  before(async () => {
+    const log = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-cli-')), 'modules.txt');
+    const hook = new URL('./support/module-log.js', import.meta.url).href;
+    outcome = await start(['keys', 'new', 'ci'], { node: ['--import', hook], env: { MODULE_LOG: log } }).outcome;
+    loaded = (await readFile(log, 'utf8')).split('\n');
+  });
+
+  it('prints a tsk_ key once and the entry holding its SHA-256', () => {
     assert.equal(outcome.code, 0);
     const match = /^API key \(give it to the client once; it is not stored anywhere\):\n {2}(tsk_[0-9A-Za-z]{32})\n\nAdd this entry under auth\.apiKeys in your configuration file:\n {2}- \{ name: ci, sha256: "([0-9a-f]{64})" \}\n$/.exec(outcome.stdout);
     assert.ok(match, outcome.stdout);
     assert.equal(createHash('sha256').update(match[1]!).digest('hex'), match[2]);
+  });
+
+  it('loads neither the HTTP stack nor a plugin to make it, only the key format', () => {
+    assert.ok(loaded.some((url) => url.endsWith('/dist/kernel/http/api-keys.js')), loaded.join('\n'));
+    // Koa is bundled under dist/kernel/http/vendor/; the built-in plugins are under dist/plugins/.
+    assert.deepEqual(loaded.filter((url) => /\/dist\/kernel\/http\/(?!api-keys\.js$)|\/dist\/plugins\//.test(url)), []);
   });
 });
 
@@ -277,7 +266,7 @@ describe('toolshed help and usage', () => {
       [['identify', '--help'], 'Usage: toolshed identify <text | -> [options]'],
     ];
     for (const [args, usage] of helps) {
-      const outcome = await toolshed(args);
+      const outcome = await toolshedInProcess(args);
       assert.equal(outcome.code, 0, args.join(' '));
       assert.equal(outcome.stderr, '');
       assert.ok(outcome.stdout.startsWith(usage), `${args.join(' ')}: ${outcome.stdout}`);
@@ -288,7 +277,7 @@ describe('toolshed help and usage', () => {
     const cliDoc = (await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8')).replace(/\s+/g, ' ');
     assert.match(cliDoc, /Every command and group answers `--help` \(or `-h`\) with its usage, options and exit codes/);
     for (const [group, commands] of [['config', ['check', 'print']], ['keys', ['new']], ['plugin', ['new', 'check', 'dev']]] as const) {
-      const { stdout } = await toolshed([group, '--help']);
+      const { stdout } = await toolshedInProcess([group, '--help']);
       assert.match(stdout, /\nOptions:\n {2}-h, --help/, group);
       assert.match(stdout, /\nExit codes: 0 this help, 2 usage error/, group);
       for (const command of commands) assert.match(stdout, new RegExp(`\\n {2}${group} ${command}: 0 `), `${group} ${command}`);
@@ -318,7 +307,7 @@ describe('toolshed help and usage', () => {
       [['plugin', 'new', 'my-tool', '--force'], 'toolshed: Unknown option \'--force\'.'],
     ];
     for (const [args, message] of wrong) {
-      const outcome = await toolshed(args);
+      const outcome = await toolshedInProcess(args);
       assert.equal(outcome.code, 2, args.join(' '));
       assert.equal(outcome.stdout, '');
       assert.ok(outcome.stderr.startsWith(message), `${args.join(' ')}: ${outcome.stderr}`);

@@ -1,12 +1,16 @@
-// `toolshed plugin check` and `toolshed plugin new`'s refusals, run as an author runs them:
-// bin/toolshed.js in a child process, its exact output and exit code. (A scaffolded plugin's own
-// `npm test`, which runs the check, is in scaffold.test.ts; `plugin dev` in plugin-dev.test.ts.)
+// `toolshed plugin check` and `toolshed plugin new`'s refusals, run as an author runs them: their
+// exact output and exit code. bin/toolshed.js runs in a child process where the process is the
+// subject (exit codes 0 and 1 as the shell sees them, source maps turned on in a process that
+// started without them); the other answers come from the runCli cli/main.ts runs, in this process
+// (test/support/cli.ts). (A scaffolded plugin's own `npm test`, which runs the check, is in
+// scaffold.test.ts; `plugin dev` in plugin-dev.test.ts.)
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { toolshedInProcess } from './support/cli.js';
 import { offlineEnv, repoRoot, run, runOk } from './support/packages.js';
 import { externalPlugins, fixtures } from './support/service.js';
 
@@ -52,7 +56,7 @@ describe('toolshed plugin check', () => {
     const folder = path.join(await mkdtemp(path.join(repoRoot, 'dist', 'check-')), 'my-greeting');
     await mkdir(folder);
     await copyFile(path.join(externalPlugins, 'greeting', 'index.js'), path.join(folder, 'index.js'));
-    const outcome = await toolshed(['plugin', 'check', folder]);
+    const outcome = await toolshedInProcess(['plugin', 'check', folder]);
     assert.deepEqual(outcome, {
       code: 0,
       stdout:
@@ -66,14 +70,14 @@ describe('toolshed plugin check', () => {
   it('exits 1 with the kernel\'s own reason when the plugin cannot be loaded, and the command that fixes it', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-check-'));
     await writeFile(path.join(dir, 'index.js'), "export { default } from './dist/index.js';\n");
-    const outcome = await toolshed(['plugin', 'check', dir]);
+    const outcome = await toolshedInProcess(['plugin', 'check', dir]);
     assert.equal(outcome.code, 1);
     assert.match(outcome.stderr, /^toolshed: Cannot load the plugin .*index\.js:\n- Cannot find module .*dist\/index\.js/);
     assert.ok(outcome.stderr.endsWith(`- build it: npm run build in ${dir}\n`), outcome.stderr);
   });
 
   it('names a field the answer has but its schema does not declare, never its value', async () => {
-    const outcome = await toolshed(['plugin', 'check', path.join(checkPlugins, 'extra-field')]);
+    const outcome = await toolshedInProcess(['plugin', 'check', path.join(checkPlugins, 'extra-field')]);
     assert.equal(outcome.code, 1);
     const lines = outcome.stderr.split('\n');
     assert.equal(lines[0], 'toolshed: plugin extra-field: examples do not answer as they show:');
@@ -83,7 +87,7 @@ describe('toolshed plugin check', () => {
 
   it("names a tool a model's client would skip or refuse, with the rule, its clients and the place", async () => {
     // Its one example answers as shown; its body's tuple has a list of item schemas, which OpenAI's function schemas refuse.
-    const outcome = await toolshed(['plugin', 'check', path.join(checkPlugins, 'tuple-field')]);
+    const outcome = await toolshedInProcess(['plugin', 'check', path.join(checkPlugins, 'tuple-field')]);
     assert.deepEqual(outcome, {
       code: 1,
       stdout: '',
@@ -103,7 +107,7 @@ describe('toolshed plugin check', () => {
   describe('refuses what `toolshed serve` refuses, in its words', () => {
     it('a group that is built in, unless plugins.disabled names it', async () => {
       const plugin = path.join(checkPlugins, 'builtin-group');
-      const refused = await toolshed(['plugin', 'check', plugin]);
+      const refused = await toolshedInProcess(['plugin', 'check', plugin]);
       assert.deepEqual(refused, {
         code: 1,
         stdout: '',
@@ -113,20 +117,20 @@ describe('toolshed plugin check', () => {
       });
       // Named in plugins.disabled, it replaces the built-in plugin: serve starts, and the check passes.
       const config = await configFile('plugins:\n  disabled: [base64]\n');
-      const replacing = await toolshed(['plugin', 'check', plugin, '--config', config]);
+      const replacing = await toolshedInProcess(['plugin', 'check', plugin, '--config', config]);
       assert.deepEqual(replacing, { code: 0, stdout: 'note: to be served from plugins.dirs the folder must be named "base64", not "builtin-group"\nplugin base64: loads, and its 1 example of 1 operation answer as shown\n', stderr: '' });
     });
 
     it('a group a configured plugin already has', async () => {
       const config = await configFile(`plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n`);
-      const outcome = await toolshed(['plugin', 'check', path.join(fixtures, 'replacement-plugins', 'greeting'), '--config', config]);
+      const outcome = await toolshedInProcess(['plugin', 'check', path.join(fixtures, 'replacement-plugins', 'greeting'), '--config', config]);
       assert.equal(outcome.code, 1);
       assert.match(outcome.stderr, /^toolshed: plugin greeting: toolshed serve would not start with it\.\nA plugin cannot be loaded:\n- \/plugins: Cannot load the plugin .*replacement-plugins\/greeting\/index\.js:\n {2}- the group "greeting" is already provided by .*external-plugins\/greeting\/index\.js\n$/);
     });
 
     it("a configuration section a built-in plugin has, naming both plugins (issue 45, finding 2)", async () => {
       const plugin = path.join(fixtures, 'section-claimants', 'regex-thief');
-      assert.deepEqual(await toolshed(['plugin', 'check', plugin]), {
+      assert.deepEqual(await toolshedInProcess(['plugin', 'check', plugin]), {
         code: 1,
         stdout: '',
         stderr:
@@ -137,14 +141,14 @@ describe('toolshed plugin check', () => {
 
     it("the plugin's configuration section as the configuration gives it", async () => {
       const config = await configFile('configured:\n  greeting: 5\n');
-      const outcome = await toolshed(['plugin', 'check', path.join(checkPlugins, 'configured'), '--config', config]);
+      const outcome = await toolshedInProcess(['plugin', 'check', path.join(checkPlugins, 'configured'), '--config', config]);
       assert.deepEqual(outcome, {
         code: 1,
         stdout: '',
         stderr: 'toolshed: plugin configured: toolshed serve would not start with it.\nInvalid configuration:\n- /configured/greeting: must be a string\n',
       });
       // The same section, valid, is the one the examples are answered with.
-      const valid = await toolshed(['plugin', 'check', path.join(checkPlugins, 'configured'), '--config', await configFile('configured:\n  greeting: Hi\n')]);
+      const valid = await toolshedInProcess(['plugin', 'check', path.join(checkPlugins, 'configured'), '--config', await configFile('configured:\n  greeting: Hi\n')]);
       assert.equal(valid.code, 1);
       assert.match(valid.stderr, /^- configured\/greet example 1: \/greeting: expected "Hello, Ada", got "Hi, Ada"$/m);
     });
@@ -160,14 +164,14 @@ describe('toolshed plugin check', () => {
     const passed = 'plugin install-scripts: loads, and its 1 example of 1 operation answer as shown\n';
 
     it('warns of them, naming each, for a plugin folder and for an installed package', async () => {
-      assert.deepEqual(await toolshed(['plugin', 'check', fixture]), { code: 0, stdout: passed, stderr: warning });
+      assert.deepEqual(await toolshedInProcess(['plugin', 'check', fixture]), { code: 0, stdout: passed, stderr: warning });
       // Installed by name where the kernel resolves packages (as test/plugin-guide.test.ts installs one).
       const installed = path.join(repoRoot, 'dist', 'node_modules', 'toolshed-plugin-install-scripts');
       await rm(installed, { recursive: true, force: true });
       await mkdir(installed, { recursive: true });
       try {
         for (const file of ['index.js', 'package.json']) await copyFile(path.join(fixture, file), path.join(installed, file));
-        assert.deepEqual(await toolshed(['plugin', 'check', 'toolshed-plugin-install-scripts']), { code: 0, stdout: passed, stderr: warning });
+        assert.deepEqual(await toolshedInProcess(['plugin', 'check', 'toolshed-plugin-install-scripts']), { code: 0, stdout: passed, stderr: warning });
       } finally {
         await rm(installed, { recursive: true, force: true });
       }
@@ -196,7 +200,7 @@ describe('toolshed plugin check', () => {
   });
 
   it('takes a name that is not a path as an installed package, as plugins.packages does', async () => {
-    const outcome = await toolshed(['plugin', 'check', 'toolshed-plugin-not-installed']);
+    const outcome = await toolshedInProcess(['plugin', 'check', 'toolshed-plugin-not-installed']);
     assert.equal(outcome.code, 1);
     assert.match(outcome.stderr, /^toolshed: Cannot load the plugin package toolshed-plugin-not-installed:/);
     assert.match(outcome.stderr, /- install it: npm install --ignore-scripts toolshed-plugin-not-installed/);
@@ -206,7 +210,7 @@ describe('toolshed plugin check', () => {
 describe('toolshed plugin new refuses a group the service already has', () => {
   it('refuses a built-in group, naming the built-in plugin, and writes nothing', async () => {
     const dir = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-new-')), 'mine');
-    const outcome = await toolshed(['plugin', 'new', 'base64', dir]);
+    const outcome = await toolshedInProcess(['plugin', 'new', 'base64', dir]);
     assert.equal(outcome.code, 1);
     assert.match(outcome.stderr, /^toolshed: The group "base64" is taken: the built-in plugin .*\/dist\/plugins\/base64\/index(\.bundle)?\.js provides it\. Choose another name; nothing was written\.\n$/);
     assert.equal(existsSync(dir), false);
@@ -216,7 +220,7 @@ describe('toolshed plugin new refuses a group the service already has', () => {
     const config = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-new-')), 'config.yaml');
     await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n`);
     const dir = path.join(path.dirname(config), 'greeting');
-    const outcome = await toolshed(['plugin', 'new', 'greeting', dir, '--config', config]);
+    const outcome = await toolshedInProcess(['plugin', 'new', 'greeting', dir, '--config', config]);
     assert.equal(outcome.code, 1);
     assert.equal(outcome.stderr, `toolshed: The group "greeting" is taken: ${path.join(externalPlugins, 'greeting', 'index.js')} provides it. Choose another name; nothing was written.\n`);
     assert.equal(existsSync(dir), false);

@@ -1,9 +1,9 @@
 /**
- * The HTTP door's one entry module: what the composition root and a door that answers over HTTP
+ * The HTTP door's entry module: what the composition root and a door that answers over HTTP
  * (MCP at /mcp) may use of it. The layer rule refuses an import of any other file under
- * kernel/http/ from outside it.
+ * kernel/http/ from outside it but api-keys.ts, the key format, which `toolshed keys new` imports
+ * on its own: through this module it would load Koa and the whole HTTP stack to make a key.
  */
-export { digestApiKey, generateApiKey, KEY_PREFIX } from './api-keys.js';
 export { HttpError } from './http-error.js';
 export type { HttpBodies } from './http-body.js';
 export { buildOpenApiDocument } from './openapi.js';
