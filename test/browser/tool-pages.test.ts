@@ -4,7 +4,7 @@
 // downloaded, a 400 marking its field, a 422 in words, a folder plugin's page used by keyboard
 // alone, and axe-core on the list and three tool pages (light and dark). No request may leave
 // 127.0.0.1, the page may break none of its policy and its script may throw nothing.
-// Screenshots of every tool page with its answer go to test-artifacts/tool-pages/.
+// With TEST_SCREENSHOTS=1, screenshots of every tool page with its answer go to test-artifacts/tool-pages/.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -12,7 +12,7 @@ import jsqr from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import exif from '../../plugins/exif-viewer/index.js';
 import qr from '../../plugins/qr-code-generator/index.js';
-import { closeBrowser, launchChromium, lookProblems, looksAt, startServiceWithFakeUpstreams } from '../support/browser.js';
+import { closeBrowser, launchChromium, lookProblems, looksAt, SCREENSHOTS, startServiceWithFakeUpstreams } from '../support/browser.js';
 import { externalPlugins, type TestService } from '../support/service.js';
 
 // The callbacks handed to page.evaluate run in the page, but this file is compiled without the DOM
@@ -46,7 +46,7 @@ before(async () => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
   page.on('pageerror', (error) => thrown.push(error.message));
-  mkdirSync(artifacts, { recursive: true });
+  if (SCREENSHOTS) mkdirSync(artifacts, { recursive: true });
 });
 after(async () => {
   await closeBrowser(browser);
@@ -99,7 +99,7 @@ describe('the tool pages in a browser', () => {
       if (example.exact !== false) assert.deepEqual(answer, example.response, `${path}: the answer`);
       const shown = await answerShown();
       for (const leaf of shownLeaves(answer)) assert.ok(shown.includes(leaf), `${path}: the drawn answer shows ${JSON.stringify(leaf)}`);
-      await page.screenshot({ path: new URL(`${operation.group}-${operation.name}.png`, artifacts).pathname, fullPage: true });
+      if (SCREENSHOTS) await page.screenshot({ path: new URL(`${operation.group}-${operation.name}.png`, artifacts).pathname, fullPage: true });
     }
   });
 

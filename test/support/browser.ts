@@ -16,6 +16,14 @@ import { startTestService, type TestService } from './service.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
+/**
+ * Whether the browser tests save screenshots of what they looked at (to test-artifacts/): for a
+ * person reviewing the pages, `TEST_SCREENSHOTS=1 node scripts/run-tests.mjs test/browser`. They
+ * check nothing, and a full-page PNG costs Chromium about as much CPU as loading the page, so a
+ * plain run takes none.
+ */
+export const SCREENSHOTS = process.env.TEST_SCREENSHOTS === '1';
+
 /** Headless chromium that reaches nothing by itself (no sync, updates or QUIC probes). */
 export function launchChromium(): Promise<Browser> {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
