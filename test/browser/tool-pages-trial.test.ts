@@ -55,12 +55,18 @@ const JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibm
 describe('search that ranks', () => {
   it(`ranks the search: each of ${SEARCH_QUERIES.length} queries highlights the page a person expects, which Enter opens`, async () => {
     await open('/');
-    const wrong: string[] = [];
-    for (const [query, page] of SEARCH_QUERIES) {
-      await session.page.locator('#search').fill(query);
-      const first = await session.page.locator('#search-results li.active a').getAttribute('href');
-      if (first !== page) wrong.push(`${query} → ${first} (expected ${page})`);
-    }
+    // All the queries in one evaluation in the page: each is put in the box as typing leaves it (the
+    // value, then the input event the page ranks on) and the highlighted link read at once, where a
+    // fill and a read per query cost Chromium ~45 ms each. ↑, ↓ and Enter below are keys.
+    const highlighted = await session.page.evaluate((queries) => {
+      const box = document.querySelector('#search');
+      return queries.map((query) => {
+        box.value = query;
+        box.dispatchEvent(new Event('input', { bubbles: true }));
+        return (document.querySelector('#search-results li.active a')?.getAttribute('href') ?? null) as string | null;
+      });
+    }, SEARCH_QUERIES.map(([query]) => query));
+    const wrong = SEARCH_QUERIES.flatMap(([query, page], index) => (highlighted[index] === page ? [] : [`${query} → ${highlighted[index]} (expected ${page})`]));
     assert.deepEqual(wrong, []);
     // ↓ moves the highlight (and says so), ↑ back; Enter opens the highlighted one.
     await session.page.locator('#search').fill('base64');
