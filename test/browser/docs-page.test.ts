@@ -2,8 +2,8 @@
 // For every operation, the body "Try it out" offers must be its first example, and sending it as
 // "Try it out" sends it must answer 200 with the example's answer; for one operation of each kind,
 // "Try it out" is clicked through and the answer must be shown. No request may leave 127.0.0.1 and
-// the page must break none of its Content-Security-Policy. The operations clicked through are
-// screenshotted to test-artifacts/docs-page/.
+// the page must break none of its Content-Security-Policy. With TEST_SCREENSHOTS=1, the operations
+// clicked through are screenshotted to test-artifacts/docs-page/.
 //
 // Why not click through every operation: Swagger UI resolves an OpenAPI 3.1 operation as it is
 // expanded, with the whole document each time (swagger-ui issue #10748), and draws it again with
@@ -15,7 +15,7 @@ import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { RegisteredOperation } from '../../kernel/host/registry.js';
-import { closeBrowser, launchChromium, startServiceWithFakeUpstreams } from '../support/browser.js';
+import { closeBrowser, launchChromium, SCREENSHOTS, startServiceWithFakeUpstreams } from '../support/browser.js';
 import type { TestService } from '../support/service.js';
 
 const artifacts = new URL('../../../test-artifacts/docs-page/', import.meta.url);
@@ -35,7 +35,7 @@ before(async () => {
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
-  mkdirSync(artifacts, { recursive: true });
+  if (SCREENSHOTS) mkdirSync(artifacts, { recursive: true });
   await page.goto(`${service.url}/docs`);
   await page.locator('.opblock').first().waitFor();
 });
@@ -131,7 +131,7 @@ describe('the browser page at /docs', () => {
       assert.equal((await status.innerText()).trim(), '200', path);
       const shown = JSON.parse(await block.locator('.live-responses-table tbody .response-col_description pre').first().innerText()) as unknown;
       if (example.exact !== false) assert.deepEqual(shown, example.response, `${path}: the answer shown`);
-      await block.screenshot({ path: new URL(`${operation.group}-${operation.name}.png`, artifacts).pathname });
+      if (SCREENSHOTS) await block.screenshot({ path: new URL(`${operation.group}-${operation.name}.png`, artifacts).pathname });
       await block.locator('.opblock-summary').click();
     }
   });

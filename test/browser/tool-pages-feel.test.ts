@@ -4,11 +4,8 @@
 // in categories with human titles and its search, and every page axe-core clean and inside the
 // window, light and dark, at 1280 and 390 px. Every wait is on a condition, never a fixed sleep.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
-import { pageSession } from '../support/browser.js';
+import { lookProblems, looksAt, pageSession } from '../support/browser.js';
 
 // The callbacks handed to page.evaluate run in the page; this file is compiled without the DOM library.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -16,19 +13,11 @@ declare const document: any;
 declare const window: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 const session = pageSession();
 const { posted, thrown } = session;
 
 const sentTo = (path: string): string[] => posted.filter((entry) => entry.path === path).map((entry) => entry.body);
 const focused = (): Promise<string> => session.page.evaluate(() => `${document.activeElement?.tagName ?? ''}#${document.activeElement?.id ?? ''}`);
-
-async function axeProblems(target: Page): Promise<string[]> {
-  await target.evaluate(axeSource);
-  const results = await target.evaluate(() => (window as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] }));
-  return results.violations.filter((entry) => entry.impact === 'serious' || entry.impact === 'critical').map((entry) => `${entry.id}: ${entry.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 describe('the tool pages used as tools', () => {
   it('answers as you type, after a pause, with one request for a quickly typed word', async () => {
@@ -149,22 +138,14 @@ describe('the tool pages used as tools', () => {
 
   it('stays axe-core clean and inside the window, light and dark, at 1280 and 390 px', async () => {
     const problems: string[] = [];
-    for (const width of [1280, 390]) {
-      for (const scheme of ['light', 'dark'] as const) {
-        await session.page.setViewportSize({ width, height: 900 });
-        await session.page.emulateMedia({ colorScheme: scheme });
-        for (const path of ['/', '/tools/color-converter/convert', '/tools/regex-tester/test', '/tools/jwt-decoder/decode', '/tools/no-such-tool']) {
-          await session.page.goto(`${session.service.url}${path}`);
-          if (path !== '/' && path !== '/tools/no-such-tool') {
-            await session.page.locator('button.example').first().click();
-            await session.page.locator('button[type=submit]').click();
-            await session.page.locator('.answer:not([hidden])').waitFor();
-          }
-          problems.push(...(await axeProblems(session.page)).map((text) => `${width} ${scheme} ${path}: ${text}`));
-          const overflow = await session.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-          if (overflow > 0) problems.push(`${width} ${scheme} ${path}: ${overflow} px wider than the window`);
-        }
+    for (const path of ['/', '/tools/color-converter/convert', '/tools/regex-tester/test', '/tools/jwt-decoder/decode', '/tools/no-such-tool']) {
+      await session.page.goto(`${session.service.url}${path}`);
+      if (path !== '/' && path !== '/tools/no-such-tool') {
+        await session.page.locator('button.example').first().click();
+        await session.page.locator('button[type=submit]').click();
+        await session.page.locator('.answer:not([hidden])').waitFor();
       }
+      problems.push(...(await lookProblems(session.page, path, looksAt(1280, 390))));
     }
     assert.deepEqual(problems, []);
     assert.deepEqual(thrown, []);

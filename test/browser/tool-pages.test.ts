@@ -4,16 +4,15 @@
 // downloaded, a 400 marking its field, a 422 in words, a folder plugin's page used by keyboard
 // alone, and axe-core on the list and three tool pages (light and dark). No request may leave
 // 127.0.0.1, the page may break none of its policy and its script may throw nothing.
-// Screenshots of every tool page with its answer go to test-artifacts/tool-pages/.
+// With TEST_SCREENSHOTS=1, screenshots of every tool page with its answer go to test-artifacts/tool-pages/.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import jsqr from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import exif from '../../plugins/exif-viewer/index.js';
 import qr from '../../plugins/qr-code-generator/index.js';
-import { closeBrowser, launchChromium, startServiceWithFakeUpstreams } from '../support/browser.js';
+import { closeBrowser, launchChromium, lookProblems, looksAt, SCREENSHOTS, startServiceWithFakeUpstreams } from '../support/browser.js';
 import { externalPlugins, type TestService } from '../support/service.js';
 
 // The callbacks handed to page.evaluate run in the page, but this file is compiled without the DOM
@@ -26,7 +25,6 @@ declare const localStorage: any;
 
 const artifacts = new URL('../../../test-artifacts/tool-pages/', import.meta.url);
 const exifFixtures = new URL('../../../plugins/exif-viewer/fixtures/', import.meta.url);
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 // jsqr is CommonJS: Node hands its module.exports over as the default import, whose `default` is jsQR.
 const jsQR = jsqr.default;
 
@@ -48,7 +46,7 @@ before(async () => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
   page.on('pageerror', (error) => thrown.push(error.message));
-  mkdirSync(artifacts, { recursive: true });
+  if (SCREENSHOTS) mkdirSync(artifacts, { recursive: true });
 });
 after(async () => {
   await closeBrowser(browser);
@@ -84,13 +82,6 @@ function shownLeaves(value: unknown, name = ''): string[] {
 const answerShown = (): Promise<string> => page.locator('.answer .view').innerText();
 const rawAnswer = async (): Promise<unknown> => JSON.parse((await page.locator('.answer details.raw pre').textContent()) ?? 'null') as unknown;
 
-async function axeProblems(): Promise<string[]> {
-  // Evaluated, not added as a script element: the page's policy allows only its own script.
-  await page.evaluate(axeSource);
-  const results = await page.evaluate(() => (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] }));
-  return results.violations.filter((entry) => entry.impact === 'serious' || entry.impact === 'critical').map((entry) => `${entry.id} (${entry.impact}): ${entry.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
 describe('the tool pages in a browser', () => {
   it('loads every operation\'s first example with one click, runs it and draws the answer', async () => {
     const operations = [...service.registry.operations.values()];
@@ -108,7 +99,7 @@ describe('the tool pages in a browser', () => {
       if (example.exact !== false) assert.deepEqual(answer, example.response, `${path}: the answer`);
       const shown = await answerShown();
       for (const leaf of shownLeaves(answer)) assert.ok(shown.includes(leaf), `${path}: the drawn answer shows ${JSON.stringify(leaf)}`);
-      await page.screenshot({ path: new URL(`${operation.group}-${operation.name}.png`, artifacts).pathname, fullPage: true });
+      if (SCREENSHOTS) await page.screenshot({ path: new URL(`${operation.group}-${operation.name}.png`, artifacts).pathname, fullPage: true });
     }
   });
 
@@ -265,19 +256,16 @@ describe('the tool pages in a browser', () => {
 
   it('has no serious or critical accessibility problem (axe-core) on the list and three tool pages, light and dark', async () => {
     const problems: string[] = [];
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.goto(`${service.url}/`);
-      problems.push(...(await axeProblems()).map((text) => `${scheme} /: ${text}`));
-      for (const tool of ['qr-code-generator/create', 'exif-viewer/read', 'text-diff/lines']) {
-        await page.goto(`${service.url}/tools/${tool}`);
-        await page.locator('button.example').first().click();
-        await run(`/v1/${tool}`);
-        await page.locator('.answer:not([hidden])').waitFor();
-        problems.push(...(await axeProblems()).map((text) => `${scheme} ${tool}: ${text}`));
-      }
+    const looks = looksAt(1100);
+    await page.goto(`${service.url}/`);
+    problems.push(...(await lookProblems(page, '/', looks, { overflow: false })));
+    for (const tool of ['qr-code-generator/create', 'exif-viewer/read', 'text-diff/lines']) {
+      await page.goto(`${service.url}/tools/${tool}`);
+      await page.locator('button.example').first().click();
+      await run(`/v1/${tool}`);
+      await page.locator('.answer:not([hidden])').waitFor();
+      problems.push(...(await lookProblems(page, tool, looks, { overflow: false })));
     }
-    await page.emulateMedia({ colorScheme: 'light' });
     assert.deepEqual(problems, []);
   });
 

@@ -4,7 +4,8 @@
  * examples need.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { zoneAnswering, startResolver, type PresentedLookup } from '../../plugins/dns-lookup/fake-resolver.js';
@@ -14,6 +15,14 @@ import { childrenOf } from './process-tree.js';
 import { startTestService, type TestService } from './service.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Whether the browser tests save screenshots of what they looked at (to test-artifacts/): for a
+ * person reviewing the pages, `TEST_SCREENSHOTS=1 node scripts/run-tests.mjs test/browser`. They
+ * check nothing, and a full-page PNG costs Chromium about as much CPU as loading the page, so a
+ * plain run takes none.
+ */
+export const SCREENSHOTS = process.env.TEST_SCREENSHOTS === '1';
 
 /** Headless chromium that reaches nothing by itself (no sync, updates or QUIC probes). */
 export function launchChromium(): Promise<Browser> {
@@ -133,4 +142,65 @@ export function pageSession(options: SessionOptions = {}): PageSession {
     await session.service?.stop();
   });
   return session;
+}
+
+// The callbacks handed to page.evaluate run in the page; this file is compiled without the DOM library.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const document: any;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** A window the pages are looked at in: its width in CSS pixels (900 high) and its colour scheme. */
+export interface Look {
+  readonly width: number;
+  readonly scheme: 'light' | 'dark';
+}
+
+/** Every width of `widths` in light and in dark. */
+export const looksAt = (...widths: number[]): Look[] => widths.flatMap((width) => [{ width, scheme: 'light' as const }, { width, scheme: 'dark' as const }]);
+
+/**
+ * The pages' script reads neither the window's size nor its colour scheme (their stylesheet alone
+ * follows both): what lets one page state be looked at in every Look. Asked of the bundle the
+ * service serves, so a script that starts reading either fails here instead of being looked at
+ * only as it was drawn for the first window.
+ */
+function assertStyleAloneFollowsTheWindow(): void {
+  const script = readFileSync(new URL('../../tool-pages/tool-pages.js', import.meta.url), 'utf8');
+  assert.doesNotMatch(script, /matchMedia|prefers-color-scheme|innerWidth|outerWidth|clientWidth|offsetWidth|getBoundingClientRect|ResizeObserver|devicePixelRatio|['"]resize['"]/, 'the tool pages\' script reads the window: look at each Look on a page loaded in it');
+}
+
+/**
+ * What is wrong with the page as it stands, in each of `looks`: every serious or critical axe-core
+ * violation and, unless `overflow` is false, any width beyond the window's; each problem starts
+ * with the look and `where`. The page is resized and its scheme switched in place, not reloaded
+ * and brought back to the state again for each look: the state costs a navigation, its clicks
+ * and axe-core's 0.5 MB of script each time, and the look changes what the stylesheet draws only
+ * (assertStyleAloneFollowsTheWindow). The window and scheme are put back as they were (light) after.
+ */
+export async function lookProblems(page: Page, where: string, looks: readonly Look[], { overflow = true } = {}): Promise<string[]> {
+  assertStyleAloneFollowsTheWindow();
+  const size = page.viewportSize();
+  const problems: string[] = [];
+  // Evaluated, not added as a script element: the page's policy allows only its own script.
+  await page.evaluate(axeSource);
+  try {
+    for (const { width, scheme } of looks) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme });
+      const at = `${width} ${scheme} ${where}`;
+      const results = await page.evaluate(() => (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] }));
+      for (const entry of results.violations) {
+        if (entry.impact === 'serious' || entry.impact === 'critical') problems.push(`${at}: ${entry.id} (${entry.impact}): ${entry.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+      }
+      if (!overflow) continue;
+      const wider = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      if (wider > 0) problems.push(`${at}: ${wider} px wider than the window`);
+    }
+  } finally {
+    if (size !== null) await page.setViewportSize(size);
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+  return problems;
 }
