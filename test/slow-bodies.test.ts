@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { serviceStarter, type TestService } from './support/service.js';
 
@@ -135,5 +136,41 @@ describe('server.minBodyBytesPerSecond', () => {
     assert.deepEqual(answer.json, { error: { code: 'request_timeout', message: 'The request body arrived slower than 1024 bytes per second' } });
     assert.match(answer.headers, /\r\nconnection: close\r\n/i);
     assert.deepEqual(service.bodies.reading.stats(), { bytes: 0, clients: 0, largestClientBytes: 0, reading: 0 });
+  });
+});
+
+describe('server.sendingBytesPerClient', () => {
+  const encode = '/v1/text-converter/encode';
+  it("holds one address's unread answers to its share (429), and another address is answered", async () => {
+    const share = MiB;
+    const service = await start({ server: { sendingBytesPerClient: share } }, { builtinDir: builtinPluginDir });
+    // 3 MiB of text in binary: a 27 MiB answer (3 MiB × 9 - 1 characters), more than the sockets'
+    // buffers between the service and a client that never reads take in.
+    const text = 'a'.repeat(3 * MiB);
+    const body = JSON.stringify({ text, format: 'binary' });
+    const { port } = new URL(service.url);
+    const stalled = connect({ host: '127.0.0.1', port: Number(port), localAddress: attacker });
+    stalled.on('error', () => undefined);
+    stalled.pause();
+    stalled.write(`POST ${encode} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    await until(() => service.bodies.sending.heldBy(attacker) > 0, 'the unread answer is held');
+    // A small answer to the same address is over its share now (an answer alone always goes: the first one did).
+    const refused = await send(service.url, encode, { body: { text: 'hi' }, localAddress: attacker });
+    assert.equal(refused.status, 429, refused.text);
+    assert.deepEqual(refused.json, { error: { code: 'rate_limited', message: `This client address has more than ${share} bytes of answers it has not read yet; read them, or retry in 1 s` } });
+    assert.equal(refused.headers['retry-after'], '1');
+    // Another address is answered, a large answer too.
+    const small = await send(service.url, encode, { body: { text: 'hi' }, localAddress: other });
+    assert.equal(small.status, 200, small.text);
+    assert.deepEqual(small.json, { bytes: '68 69', count: 2 });
+    const large = await send(service.url, encode, { body, headers: { 'Content-Type': 'application/json' }, localAddress: other });
+    assert.equal(large.status, 200, large.text.slice(0, 200));
+    assert.deepEqual(large.json, { bytes: Array.from({ length: text.length }, () => '01100001').join(' '), count: text.length });
+    // The client that never read goes away: its share is given back, and its next answer goes.
+    stalled.destroy();
+    await until(() => service.bodies.sending.holders().clients === 0, 'the unread answer is given back');
+    const again = await send(service.url, encode, { body: { text: 'hi' }, localAddress: attacker });
+    assert.equal(again.status, 200, again.text);
+    assert.deepEqual(again.json, { bytes: '68 69', count: 2 });
   });
 });

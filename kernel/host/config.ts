@@ -81,6 +81,8 @@ export const CoreConfigSchema = Type.Object(
         minBodyBytesPerSecond: Type.Integer({ minimum: 0, maximum: 1073741824, default: 1024 }),
         bodyRateGraceMs: Type.Integer({ minimum: 100, maximum: 3600000, default: 5000 }),
         sendingBytes: Type.Integer({ minimum: 1048576, maximum: 17179869184, default: 134217728 }),
+        // One client address's share of sendingBytes; an answer alone always fits.
+        sendingBytesPerClient: Type.Integer({ minimum: 65536, maximum: 17179869184, default: 33554432 }),
       },
       section,
     ),

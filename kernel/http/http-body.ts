@@ -3,9 +3,10 @@
  * under the body cap and the door's reading budget, counted as its bytes arrive against the budget
  * and its client address's share, and cut below the rate floor (408, 413, 415, 429, 503); it is
  * given back once it is consumed. An answer takes its bytes from the host's answer budget (503)
- * until the response closes.
+ * and its client address's share of it (429) until the response closes.
  */
 import { LONG_ANSWER_CHARS, parseJsonObject, type BodyBytes, type Host } from '../host/index.js';
+import { ClientShares } from './client-shares.js';
 import { readJsonBody, readJsonBytes } from './middleware/body.js';
 import { HttpError } from './http-error.js';
 import { clientKey } from './rate-limit/client-key.js';
@@ -21,17 +22,21 @@ export interface HttpBodies {
   free(ctx: KernelContext, size: number): void;
   /** The reading budget (what it holds: tests and the loadtest look). */
   readonly reading: ReadingBudget;
+  /** The answers being sent, over all requests and per client address (what they hold: tests look). */
+  readonly sending: ClientShares;
   /** The bytes as a JSON object, by the API's rules (UTF-8, at most 64 levels deep, a position for a syntax error): 400 `invalid_json`. */
   parse(bytes: Uint8Array): unknown;
-  /** Sets the JSON answer (a string, or UTF-8 bytes), taking its bytes from the answer budget until the response closes. */
+  /** Sets the JSON answer (a string, or UTF-8 bytes), taking its bytes from the answer budget and the client address's share until the response closes. */
   send(ctx: KernelContext, body: string | Uint8Array, bytes?: number): void;
 }
 
 export function httpBodies(host: Pick<Host, 'answers' | 'bodyLimit' | 'config'>): HttpBodies {
   const reading = new ReadingBudget(host.config.server);
   const { answers, bodyLimit } = host;
+  const sending = new ClientShares(answers, host.config.server.sendingBytesPerClient);
   return {
     reading,
+    sending,
     // A client is its address as the rate limit counts it (an IPv6 /64 is one client).
     read: (ctx) => readJsonBytes(ctx.req, bodyLimit, reading, clientKey(ctx.ip)),
     readChunks: (ctx) => readJsonBody(ctx.req, bodyLimit, reading, clientKey(ctx.ip)),
@@ -41,10 +46,17 @@ export function httpBodies(host: Pick<Host, 'answers' | 'bodyLimit' | 'config'>)
       // A long string goes out as its bytes, encoded once (see LONG_ANSWER_CHARS).
       const body = typeof given === 'string' && given.length >= LONG_ANSWER_CHARS ? Buffer.from(given) : given;
       const size = bytes ?? (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-      if (!answers.tryTake(size)) throw new HttpError(503, 'server_busy', 'The service is sending too much data at once; retry shortly', { 'Retry-After': '1' });
-      ctx.res.once('close', () => answers.give(size));
+      const client = clientKey(ctx.ip);
+      const passed = sending.take(client, size);
+      if (passed === 'share') throw answerShareSpent(sending.share);
+      if (passed === 'total') throw new HttpError(503, 'server_busy', 'The service is sending too much data at once; retry shortly', { 'Retry-After': '1' });
+      ctx.res.once('close', () => sending.give(client, size));
       ctx.res.setHeader('Content-Type', JSON_TYPE);
       ctx.body = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     },
   };
 }
+
+/** 429: this address's answers not yet sent are at its share; the others' are not refused for it. */
+const answerShareSpent = (share: number): HttpError =>
+  new HttpError(429, 'rate_limited', `This client address has more than ${share} bytes of answers it has not read yet; read them, or retry in 1 s`, { 'Retry-After': '1' });

@@ -7,6 +7,7 @@
  * share smaller than the largest body does not lock that body out for good.
  */
 import { ByteBudget } from '../host/index.js';
+import { ClientShares } from './client-shares.js';
 import { HttpError } from './http-error.js';
 
 export interface ReadingLimits {
@@ -65,9 +66,8 @@ export class BodyHold {
 }
 
 export class ReadingBudget {
-  private readonly total: ByteBudget;
-  /** Bytes held per client address; an address holding nothing has no entry. */
-  private readonly clients = new Map<string, number>();
+  /** Bytes held, over all requests and per client address. */
+  private readonly held: ClientShares;
   /** Bodies being read, for the rate floor. */
   private readonly watched = new Set<BodyHold>();
   private reading = 0;
@@ -77,12 +77,12 @@ export class ReadingBudget {
     readonly limits: ReadingLimits,
     private readonly clock: ReadingClock = realClock,
   ) {
-    this.total = new ByteBudget(limits.readingBytes);
+    this.held = new ClientShares(new ByteBudget(limits.readingBytes), limits.readingBytesPerClient);
   }
 
   /** Body bytes held now, over all requests. */
   get inUse(): number {
-    return this.total.inUse;
+    return this.held.total.inUse;
   }
 
   /** Starts counting a body `client` sends; `cut` ends its reading when it arrives below the floor. */
@@ -102,11 +102,8 @@ export class ReadingBudget {
    * the budget (503), each of which the body's own earlier bytes never count against.
    */
   take(hold: BodyHold, bytes: number): HttpError | undefined {
-    const client = this.clients.get(hold.client) ?? 0;
-    const share = this.limits.readingBytesPerClient;
-    if (client > hold.held && client + bytes > share) return shareSpent(share);
-    if (!this.total.tryTake(bytes, hold.held)) return readingSpent();
-    this.clients.set(hold.client, client + bytes);
+    const passed = this.held.take(hold.client, bytes, hold.held);
+    if (passed !== undefined) return passed === 'share' ? shareSpent(this.held.share) : readingSpent();
     hold.held += bytes;
     return undefined;
   }
@@ -120,11 +117,7 @@ export class ReadingBudget {
 
   /** Gives back `bytes` of a body `client` sent, once they are consumed. */
   give(client: string, bytes: number): void {
-    this.total.give(bytes);
-    const left = (this.clients.get(client) ?? 0) - bytes;
-    if (left > 0) this.clients.set(client, left);
-    // 150,000 addresses a minute must not leave 150,000 entries behind.
-    else this.clients.delete(client);
+    this.held.give(client, bytes);
   }
 
   /**
@@ -147,9 +140,8 @@ export class ReadingBudget {
   }
 
   stats(): ReadingStats {
-    let largest = 0;
-    for (const bytes of this.clients.values()) largest = Math.max(largest, bytes);
-    return { bytes: this.total.inUse, clients: this.clients.size, largestClientBytes: largest, reading: this.reading };
+    const { clients, largest } = this.held.holders();
+    return { bytes: this.held.total.inUse, clients, largestClientBytes: largest, reading: this.reading };
   }
 }
 

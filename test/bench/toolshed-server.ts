@@ -2,8 +2,9 @@
 // plugin, log level info, lines to stdout in 64 KiB chunks flushed every second), with one API key
 // (its SHA-256 digest from BENCH_KEY_SHA256, as kernel/http/api-keys.ts stores keys) and rate limits
 // raised so that the benchmark measures the work of checking them and never a 429. The load comes
-// from one loopback address standing for many clients, so that address's share of the reading
-// budget is the whole budget (four 9 MiB bodies at once would pass the default 32 MiB share).
+// from one loopback address standing for many clients, so that address's shares of the reading and
+// sending budgets are the whole budgets (four 9 MiB bodies at once would pass the default 32 MiB
+// share, three 12 MiB Base64 answers not yet sent would too).
 // TOOLSHED_CONFIG is not read: every run measures the same configuration. Scenario (f) adds plugin folders
 // (BENCH_PLUGIN_DIRS), the groups it trusts (BENCH_TRUSTED), both comma-separated, and the queue of
 // each contained plugin's share (BENCH_PLUGIN_QUEUE), so that its load stays within the share.
@@ -22,7 +23,7 @@ const config = validateCoreConfig(
   mergeConfig(loaded, {
     auth: { apiKeys: digest === undefined ? [] : [{ name: 'bench', sha256: digest }] },
     rateLimit: { anonymous: { max: never }, apiKey: { max: never } },
-    server: { readingBytesPerClient: loaded.server.readingBytes },
+    server: { readingBytesPerClient: loaded.server.readingBytes, sendingBytesPerClient: loaded.server.sendingBytes },
     plugins: {
       dirs: list(process.env.BENCH_PLUGIN_DIRS),
       trusted: list(process.env.BENCH_TRUSTED),

@@ -88,20 +88,20 @@ export async function buildTestService(config: TestConfig = {}, options: TestOpt
 }
 
 /** A `start(config)` for a test file: each service it starts is stopped after the file's tests. */
-export function serviceStarter(): (config?: TestConfig) => Promise<TestService> {
+export function serviceStarter(): (config?: TestConfig, options?: TestOptions) => Promise<TestService> {
   return stoppedAfter(startTestService);
 }
 
 /** serviceStarter's in-process twin: services without a socket, each stopped after the file's tests. */
-export function inProcessStarter(): (config?: TestConfig) => Promise<InProcessService> {
+export function inProcessStarter(): (config?: TestConfig, options?: TestOptions) => Promise<InProcessService> {
   return stoppedAfter(buildTestService);
 }
 
-function stoppedAfter<S extends { stop(): Promise<void> }>(build: (config: TestConfig) => Promise<S>): (config?: TestConfig) => Promise<S> {
+function stoppedAfter<S extends { stop(): Promise<void> }>(build: (config: TestConfig, options: TestOptions) => Promise<S>): (config?: TestConfig, options?: TestOptions) => Promise<S> {
   const services: S[] = [];
   after(() => Promise.all(services.map((service) => service.stop())));
-  return async (config = {}) => {
-    const service = await build(config);
+  return async (config = {}, options = {}) => {
+    const service = await build(config, options);
     services.push(service);
     return service;
   };
