@@ -42,5 +42,6 @@ export { WorkerPool, type WorkerPoolStats } from './pool/worker-pool.js';
 export type { ShareStats as PluginShareStats } from './plugin-process/plugin-share.js';
 export { budgetSpent, errorObject, payloadTooLarge, unknownOperation, type ErrorObject } from './refusals.js';
 export { buildRegistry, type Registry } from './registry.js';
+export { Roster, type RosterMember } from './roster.js';
 export { parse as parseYaml, stringify as stringifyYaml } from './vendor/yaml.js';
 export type { EventLoopWatchdog } from './watchdog.js';

@@ -14,9 +14,10 @@
  * them rather than a timer per request, so a deadline is kept to within half of `blockedMs`.
  */
 import type { Logger } from './logger.js';
+import { Roster, type RosterMember } from './roster.js';
 
 /** A main-thread operation in flight, as the executor registered it. */
-export interface Running {
+export interface Running extends RosterMember {
   readonly operation: string;
   readonly requestId: string;
   /** performance.now() past which `reject` is called with `expired()`, once (see {@link EventLoopWatchdog.within}). */
@@ -31,7 +32,7 @@ const NO_OPERATION = 'none';
 export class EventLoopWatchdog {
   /** Blocks counted per operation id (`none`: not known), for /metrics. */
   readonly blocks = new Map<string, number>();
-  private readonly inFlight = new Set<Running>();
+  private readonly inFlight = new Roster<Running>();
   /** Operations that ended since the last check: one of them may be what blocked the thread. */
   private ended: Running[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -53,12 +54,12 @@ export class EventLoopWatchdog {
       const lateMs = now - expected;
       // The loop was blocked at least lateMs; a block a timed section reported already is not counted twice.
       if (lateMs >= this.blockedMs && this.reportedAt < expected - everyMs) {
-        const candidates = [...new Set([...this.inFlight, ...this.ended])];
+        const candidates = [...new Set([...this.inFlight.list(), ...this.ended])];
         const only = candidates.length === 1 ? candidates[0] : undefined;
         this.report(only?.operation ?? NO_OPERATION, only?.requestId, lateMs, only === undefined ? candidates : undefined);
       }
       this.ended = [];
-      for (const running of this.inFlight) {
+      for (const running of this.inFlight.list()) {
         const { reject, expired } = running;
         if (reject !== undefined && expired !== undefined && running.deadline <= now) {
           running.reject = running.expired = undefined;
@@ -77,7 +78,7 @@ export class EventLoopWatchdog {
 
   /** Registers a main-thread operation until {@link done}. */
   begin(operation: string, requestId: string): Running {
-    const running: Running = { operation, requestId, deadline: Number.POSITIVE_INFINITY, reject: undefined, expired: undefined };
+    const running: Running = { operation, requestId, deadline: Number.POSITIVE_INFINITY, reject: undefined, expired: undefined, rosterIndex: -1 };
     this.inFlight.add(running);
     return running;
   }
@@ -121,7 +122,7 @@ export class EventLoopWatchdog {
   }
 
   done(running: Running): void {
-    this.inFlight.delete(running);
+    this.inFlight.remove(running);
     this.ended.push(running);
   }
 

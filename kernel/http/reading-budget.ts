@@ -6,7 +6,7 @@
  * holds what has arrived of it, never what it declares; a body alone always fits, so a budget or a
  * share smaller than the largest body does not lock that body out for good.
  */
-import { ByteBudget } from '../host/index.js';
+import { ByteBudget, Roster, type RosterMember } from '../host/index.js';
 import { ClientShares } from './client-shares.js';
 import { HttpError } from './http-error.js';
 
@@ -52,11 +52,12 @@ export interface ReadingStats {
 }
 
 /** One body's hold on the budget, from its first byte until it is read (and, if read, until it is freed). */
-export class BodyHold {
+export class BodyHold implements RosterMember {
   /** Decoded bytes held (what memory the body takes). */
   held = 0;
   /** Bytes arrived on the wire (what the rate floor counts). */
   received = 0;
+  rosterIndex = -1;
   constructor(
     readonly client: string,
     readonly started: number,
@@ -69,7 +70,7 @@ export class ReadingBudget {
   /** Bytes held, over all requests and per client address. */
   private readonly held: ClientShares;
   /** Bodies being read, for the rate floor. */
-  private readonly watched = new Set<BodyHold>();
+  private readonly watched = new Roster<BodyHold>();
   private reading = 0;
   private stopTicking: (() => void) | undefined;
 
@@ -111,7 +112,7 @@ export class ReadingBudget {
   /** The body is read (its bytes stay held until {@link give}) or refused (`kept` false: given back now). */
   end(hold: BodyHold, kept: boolean): void {
     this.reading--;
-    this.watched.delete(hold);
+    this.watched.remove(hold);
     if (!kept) this.give(hold.client, hold.held);
   }
 
@@ -132,8 +133,8 @@ export class ReadingBudget {
     }
     const now = this.clock.now();
     const { minBodyBytesPerSecond: floor, bodyRateGraceMs: grace } = this.limits;
-    // The cut deletes its hold from the set: iterating a Set while deleting the current entry is safe.
-    for (const hold of this.watched) {
+    // A cut takes its hold out of the roster: the holds are visited from a copy.
+    for (const hold of this.watched.list()) {
       const elapsed = now - hold.started;
       if (elapsed >= grace && hold.received * 1000 < floor * elapsed) hold.cut(tooSlow(floor));
     }

@@ -114,8 +114,12 @@ const START_GUARD_MS = 30_000;
 export class WorkerPool {
   private readonly piscina: Piscina;
   private readonly gate: JobGate<Job>;
-  /** Jobs handed to piscina, by id: the ones a `started` message can name. */
-  private readonly handed = new Map<number, Job>();
+  /**
+   * Jobs handed to piscina: the ones a `started` message can name. At most one per thread, so a
+   * search is short; not a Map, which kept each request's graph alive across scavenges
+   * (kernel/host/roster.ts says how that was measured).
+   */
+  private readonly handed: Job[] = [];
   private nextId = 1;
   private closed = false;
   private counters = { completed: 0, timeouts: 0, refused: 0, bulkRefused: 0 };
@@ -194,7 +198,7 @@ export class WorkerPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.gate.drain()) this.settle(job, new WorkerJobError('aborted'));
-    for (const job of [...this.handed.values()]) this.giveUp(job, 'aborted');
+    for (const job of this.handed.slice()) this.giveUp(job, 'aborted');
     await this.piscina.destroy();
   }
 
@@ -203,7 +207,7 @@ export class WorkerPool {
     for (let job = this.gate.next(); job !== undefined; job = this.gate.next()) {
       const handedOver = performance.now();
       job.handedOver = handedOver;
-      this.handed.set(job.request.id, job);
+      this.handed.push(job);
       // Booting a worker and importing the job's module are not the job's time: its clock stops
       // until the worker says it started, with a generous guard should it never say so.
       this.arm(job, START_GUARD_MS);
@@ -223,7 +227,7 @@ export class WorkerPool {
 
   /** The worker loaded the job's module: the job's clock runs again, its boot time given back. */
   private started(id: number): void {
-    const job = this.handed.get(id);
+    const job = this.handed.find((handed) => handed.request.id === id);
     if (job === undefined || job.handedOver === undefined || job.startedAt !== undefined) return;
     job.startedAt = performance.now();
     job.deadline += job.startedAt - job.handedOver;
@@ -267,7 +271,9 @@ export class WorkerPool {
 
   /** Frees the job's thread in the gate (once piscina is done with it) and runs the next job. */
   private release(job: Job): void {
-    if (!this.handed.delete(job.request.id)) return;
+    const index = this.handed.indexOf(job);
+    if (index === -1) return;
+    this.handed.splice(index, 1);
     this.gate.finished(job);
     if (!this.closed) this.dispatch();
   }
