@@ -11,7 +11,7 @@ export interface RedisServer {
   readonly url: string;
   /** Kills the process at once (SIGKILL, like a crash) and waits until it has exited. */
   kill(): Promise<void>;
-  /** Starts a fresh redis-server on the same port (data lost) and waits until it answers PING. */
+  /** Starts a fresh redis-server on the same port (data lost) and waits until it answers. */
   restart(): Promise<void>;
   /** Suspends (SIGSTOP) or resumes (SIGCONT) the process: a Redis that accepts but never answers. */
   pause(): void;
@@ -33,44 +33,62 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Whether a PING on the port is answered with PONG within a second. */
-function answersPing(port: number): Promise<boolean> {
+/**
+ * The process id of the Redis answering on the port (its `INFO server`), or undefined when none
+ * answers within a second. A redis-server that could not bind its port exits, but another one may
+ * hold that port (another test file's, another run's on the same machine): the id tells them apart.
+ */
+function answeringPid(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ host: '127.0.0.1', port });
     let reply = '';
-    const done = (ok: boolean): void => {
+    const done = (pid: number | undefined): void => {
       socket.destroy();
-      resolve(ok);
+      resolve(pid);
     };
-    socket.setTimeout(1000, () => done(false));
-    socket.on('error', () => done(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.setTimeout(1000, () => done(undefined));
+    socket.on('error', () => done(undefined));
+    socket.on('connect', () => socket.write('INFO server\r\n'));
     socket.on('data', (chunk: Buffer) => {
       reply += chunk.toString('latin1');
-      if (reply.includes('\r\n')) done(reply.startsWith('+PONG'));
+      const pid = /\r\nprocess_id:(\d+)\r\n/.exec(reply);
+      if (pid) done(Number(pid[1]));
+      else if (reply.startsWith('-')) done(undefined);
     });
   });
 }
 
-function spawnRedis(port: number): ChildProcess {
+/** A redis-server started on a port, and whether it could not be started at all (no binary). */
+interface Spawned {
+  readonly child: ChildProcess;
+  missing: boolean;
+}
+
+function spawnRedis(port: number): Spawned {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',
   });
+  const spawned: Spawned = { child, missing: false };
   // A missing binary is reported by waitUntilUp; without a listener the error would crash the run.
-  child.on('error', () => undefined);
-  return child;
+  child.on('error', () => (spawned.missing = true));
+  return spawned;
 }
 
-async function waitUntilUp(child: ChildProcess, port: number): Promise<void> {
-  // Bounded by attempts, not time: 300 × (≤ 1 s PING + 20 ms).
+/**
+ * True once this very process answers on the port; false when it exited (its port was taken) or
+ * another Redis answers there. Bounded by attempts, not time: 300 × (≤ 1 s INFO + 20 ms).
+ */
+async function waitUntilUp(spawned: Spawned, port: number): Promise<boolean> {
+  const { child } = spawned;
   for (let attempt = 0; attempt < 300; attempt++) {
-    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) {
-      throw new Error('redis-server did not start (is the Debian package redis-server installed?)');
-    }
-    if (await answersPing(port)) return;
+    if (spawned.missing || child.pid === undefined) throw new Error('redis-server did not start (is the Debian package redis-server installed?)');
+    if (child.exitCode !== null || child.signalCode !== null) return false;
+    const pid = await answeringPid(port);
+    if (pid === child.pid) return true;
+    if (pid !== undefined) return false;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error(`redis-server on port ${port} never answered PING`);
+  throw new Error(`redis-server on port ${port} never answered`);
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -78,28 +96,43 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** Starts redis-server on a free port of 127.0.0.1 and waits until it answers PING. */
+/** SIGKILL (a paused process handles it too), and waits until it has exited. */
+async function killed(child: ChildProcess): Promise<void> {
+  const gone = exited(child);
+  child.kill('SIGKILL');
+  await gone;
+}
+
+/**
+ * Starts redis-server on a free port of 127.0.0.1 and waits until it answers. A port taken between
+ * the kernel handing it out and redis-server binding it is given up for another.
+ */
 export async function startRedisServer(): Promise<RedisServer> {
-  const port = await freePort();
-  let child = spawnRedis(port);
-  await waitUntilUp(child, port);
-  const kill = async (): Promise<void> => {
-    const gone = exited(child);
-    // A paused process handles SIGKILL too.
-    child.kill('SIGKILL');
-    await gone;
-  };
+  let port = 0;
+  let child: ChildProcess | undefined;
+  for (let attempt = 0; attempt < 5 && child === undefined; attempt++) {
+    port = await freePort();
+    const spawned = spawnRedis(port);
+    if (await waitUntilUp(spawned, port)) child = spawned.child;
+    else await killed(spawned.child);
+  }
+  if (child === undefined) throw new Error('redis-server found every free port it was given taken');
+  let current = child;
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
-    kill,
+    kill: () => killed(current),
     async restart() {
-      await kill();
-      child = spawnRedis(port);
-      await waitUntilUp(child, port);
+      await killed(current);
+      const spawned = spawnRedis(port);
+      if (!(await waitUntilUp(spawned, port))) {
+        await killed(spawned.child);
+        throw new Error(`redis-server could not start again on port ${port}: another process took it`);
+      }
+      current = spawned.child;
     },
-    pause: () => void child.kill('SIGSTOP'),
-    resume: () => void child.kill('SIGCONT'),
-    stop: kill,
+    pause: () => void current.kill('SIGSTOP'),
+    resume: () => void current.kill('SIGCONT'),
+    stop: () => killed(current),
   };
 }
