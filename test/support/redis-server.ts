@@ -103,6 +103,14 @@ async function killed(child: ChildProcess): Promise<void> {
   await gone;
 }
 
+/** A redis-server of its own on the port, or undefined (killed again) when it could not have the port. */
+async function startOn(port: number): Promise<ChildProcess | undefined> {
+  const spawned = spawnRedis(port);
+  if (await waitUntilUp(spawned, port)) return spawned.child;
+  await killed(spawned.child);
+  return undefined;
+}
+
 /**
  * Starts redis-server on a free port of 127.0.0.1 and waits until it answers. A port taken between
  * the kernel handing it out and redis-server binding it is given up for another.
@@ -112,9 +120,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   let child: ChildProcess | undefined;
   for (let attempt = 0; attempt < 5 && child === undefined; attempt++) {
     port = await freePort();
-    const spawned = spawnRedis(port);
-    if (await waitUntilUp(spawned, port)) child = spawned.child;
-    else await killed(spawned.child);
+    child = await startOn(port);
   }
   if (child === undefined) throw new Error('redis-server found every free port it was given taken');
   let current = child;
@@ -124,12 +130,9 @@ export async function startRedisServer(): Promise<RedisServer> {
     kill: () => killed(current),
     async restart() {
       await killed(current);
-      const spawned = spawnRedis(port);
-      if (!(await waitUntilUp(spawned, port))) {
-        await killed(spawned.child);
-        throw new Error(`redis-server could not start again on port ${port}: another process took it`);
-      }
-      current = spawned.child;
+      const started = await startOn(port);
+      if (started === undefined) throw new Error(`redis-server could not start again on port ${port}: another process took it`);
+      current = started;
     },
     pause: () => void current.kill('SIGSTOP'),
     resume: () => void current.kill('SIGCONT'),
