@@ -3,7 +3,7 @@
 // beyond reading their own modules (`plugins.grants.<group>`): the network, threads, more files.
 // Each row of the table is tried here or in test/plugin-processes.test.ts and test/isolation.test.ts.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
@@ -20,6 +20,22 @@ const GROUP = 'rogue';
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const asRoot = process.getuid?.() === 0;
 const NOT_ROOT = 'the tests do not run as root here, and only root may run a plugin as another user';
+
+/**
+ * Whether a user who is neither the owner nor in the group may read `file`: every folder above it
+ * open to others and the file readable by them. A checkout cloned into `mktemp -d` (mode 700) is not.
+ */
+function othersMayRead(file: string): boolean {
+  try {
+    if ((statSync(file).mode & 0o004) === 0) return false;
+    for (let folder = path.dirname(file); ; folder = path.dirname(folder)) {
+      if ((statSync(folder).mode & 0o001) === 0) return false;
+      if (folder === path.dirname(folder)) return true;
+    }
+  } catch {
+    return false;
+  }
+}
 
 /** Resolves once `check` holds, polling; the test's own timeout bounds it. */
 async function until(check: () => boolean): Promise<void> {
@@ -96,6 +112,8 @@ describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_00
   });
 
   it('{ uid, gid }: that user', { skip: !asRoot && NOT_ROOT }, async (t) => {
+    // Such a checkout stops the start itself: the process that reads the manifest cannot read the module.
+    if (!othersMayRead(path.join(processPlugins, GROUP, 'index.js'))) return t.skip('this checkout is not readable by uid 65534');
     const service = await rogueService(t, { user: { uid: 65534, gid: 65534 } });
     if (keptRoot(service).length > 0 || service.logs.join('').includes('EACCES')) return t.skip('this checkout is not readable by uid 65534');
     assert.equal(await pluginUid(service), 65534);
