@@ -30,7 +30,7 @@ before(async () => {
   // The scaffold's own test imports toolshed/testing: Toolshed is linked as its dev dependency.
   await linkToolshed(nodeModules);
   await runOk('npm', ['run', 'build'], { cwd: pluginDir });
-  // NODE_V8_COVERAGE stays (offlineEnv drops it for npm's sake), so the command counts toward coverage.
+  // NODE_V8_COVERAGE stays (offlineEnv turns it off for npm's sake), so the command counts toward coverage.
   const env: NodeJS.ProcessEnv = { ...offlineEnv(), NODE_V8_COVERAGE: process.env.NODE_V8_COVERAGE };
   for (const name of ['TOOLSHED_CONFIG', 'PORT', 'HOST']) delete env[name];
   if (env.NODE_V8_COVERAGE === undefined) delete env.NODE_V8_COVERAGE;
