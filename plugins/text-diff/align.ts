@@ -77,8 +77,11 @@ export function align(left: string[], right: string[], budget: WorkBudget): Run[
   while (prefix < shorter && left[prefix] === right[prefix]) prefix++;
   let suffix = 0;
   while (suffix < shorter - prefix && left[left.length - 1 - suffix] === right[right.length - 1 - suffix]) suffix++;
-  const middleLeft = left.slice(prefix, left.length - suffix);
-  const middleRight = right.slice(prefix, right.length - suffix);
+  // Copied only when something was trimmed: for two different 5 MB lines by characters the copies
+  // took the request's peak heap from 173 to 193 MB.
+  const untrimmed = prefix === 0 && suffix === 0;
+  const middleLeft = untrimmed ? left : left.slice(prefix, left.length - suffix);
+  const middleRight = untrimmed ? right : right.slice(prefix, right.length - suffix);
   const runs: Run[] = [];
   pushRun(runs, 'same', prefix);
   // Without the filter, the kept indices are all of them: undefined stands for that.
