@@ -12,21 +12,13 @@ import { builtinPluginDir } from '../kernel/host/index.js';
 import { send, type Answer } from './support/http.js';
 import { run } from './support/packages.js';
 import { fixtures, buildTestService, type InProcessService } from './support/service.js';
+import { until } from './support/until.js';
+import { logLinesWith } from './support/log-lines.js';
 
 const hostilePlugins = path.join(fixtures, 'hostile-plugins');
 const errorCode = (answer: Answer): string => (answer.json as { error: { code: string } }).error.code;
 /** The parsed log lines with message `msg`. */
-const linesOf = (service: InProcessService, msg: string): Record<string, unknown>[] =>
-  service.logs
-    .join('')
-    .split('\n')
-    .filter((line) => line.includes(`"msg":"${msg}"`))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-
-/** Resolves once `check` holds, polling; the test's own timeout bounds it. */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
+const linesOf = (service: InProcessService, msg: string): Record<string, unknown>[] => logLinesWith(service.logs, msg);
 
 describe('the deadline of every operation', () => {
   it('is at most 10 s by default, in the schema and in config/default.yaml', async () => {

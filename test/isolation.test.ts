@@ -14,15 +14,11 @@ import { after, before, describe, it } from 'node:test';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send, type Answer } from './support/http.js';
 import { fixtures, NODE_ADDS, startTestService, type TestService } from './support/service.js';
+import { until } from './support/until.js';
 
 const isolatedPlugins = path.join(fixtures, 'isolated-plugins');
 const hostilePlugins = path.join(fixtures, 'hostile-plugins');
 const GROUP = 'global-patcher';
-
-/** Resolves once `check` holds, polling; the test's own timeout bounds it. */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 /** A POST that can be abandoned (a client going away), answering its status. */
 function abandonable(url: string, body: object): { answer: Promise<number>; abandon(): void } {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { scaffoldPlugin } from '../cli/scaffold/scaffold.js';
 import { linkRegistryPackages, linkToolshed, offlineEnv, repoRoot, runOk } from './support/packages.js';
+import { logLinesWith } from './support/log-lines.js';
 
 const work = await mkdtemp(path.join(tmpdir(), 'toolshed-dev-'));
 const pluginDir = path.join(work, 'plugins', 'dev-tools');
@@ -41,8 +42,7 @@ before(async () => {
 after(() => child?.kill('SIGKILL'));
 
 /** The parsed log lines so far whose message is `msg`. */
-const logged = (msg: string): Record<string, unknown>[] =>
-  stdout.split('\n').filter((line) => line.includes(`"msg":"${msg}"`)).map((line) => JSON.parse(line) as Record<string, unknown>);
+const logged = (msg: string): Record<string, unknown>[] => logLinesWith(stdout, msg);
 
 /** Polls `probe` until it returns a value, or fails after GUARD_MS saying what was awaited. */
 async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {

@@ -13,15 +13,11 @@ import { loadForServing } from '../kernel/host/inspect-config.js';
 import { send } from './support/http.js';
 import { repoRoot } from './support/packages.js';
 import { externalPlugins, fixtures, buildTestService } from './support/service.js';
+import { logLinesWith } from './support/log-lines.js';
 
 /** The version in Toolshed's own package.json, which built-in plugins log as theirs. */
 const serviceVersion = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 const replacements = path.join(fixtures, 'replacement-plugins');
-
-/** The parsed log lines whose message is `msg`. */
-function logLines(logs: readonly string[], msg: string): Record<string, unknown>[] {
-  return logs.join('').split('\n').filter((line) => line.includes(`"msg":"${msg}"`)).map((line) => JSON.parse(line) as Record<string, unknown>);
-}
 
 describe('plugin loading', () => {
   it('stops on a plugins.dirs entry that does not exist, naming it', async () => {
@@ -83,7 +79,7 @@ describe('plugin loading', () => {
   it('logs one line per plugin: group, version, source and operation count', async () => {
     const service = await buildTestService({ plugins: { disabled: ['greeting'] } });
     try {
-      const lines = logLines(service.logs, 'plugin loaded');
+      const lines = logLinesWith(service.logs, 'plugin loaded');
       const pick = ({ group, version, source, operations, enabled }: Record<string, unknown>) => ({ group, version, source, operations, enabled });
       // The fixture folder is the test's built-in folder: built-in plugins are versioned with the service.
       assert.deepEqual(lines.map(pick), [
@@ -149,8 +145,8 @@ describe('replacing a built-in plugin', () => {
       const answer = await send(service.url, '/v1/greeting/hello', { body: { name: 'Ada' } });
       assert.deepEqual([answer.status, answer.json], [200, { greeting: 'Bonjour, Ada !' }]);
       const source = path.join(replacements, 'greeting', 'index.js');
-      assert.deepEqual(logLines(service.logs, 'built-in plugin replaced').map(({ group, source }) => ({ group, source })), [{ group: 'greeting', source }]);
-      const greetings = logLines(service.logs, 'plugin loaded').filter(({ group }) => group === 'greeting');
+      assert.deepEqual(logLinesWith(service.logs, 'built-in plugin replaced').map(({ group, source }) => ({ group, source })), [{ group: 'greeting', source }]);
+      const greetings = logLinesWith(service.logs, 'plugin loaded').filter(({ group }) => group === 'greeting');
       assert.deepEqual(greetings.map(({ version, source, enabled }) => ({ version, source, enabled })), [
         { version: serviceVersion, source: 'built-in', enabled: false },
         { version: '2.3.4', source: `folder ${source}`, enabled: true },

@@ -17,23 +17,15 @@ import { send, type Answer } from './support/http.js';
 import { fixtures, NODE_ADDS, startTestService, withoutNodeAdds, type TestService } from './support/service.js';
 import { childrenOf } from './support/process-tree.js';
 import { exitOf, listeningUrl } from './support/started-service.js';
+import { until } from './support/until.js';
+import { logLinesWith } from './support/log-lines.js';
 
 const processPlugins = path.join(fixtures, 'process-plugins');
 const GROUP = 'rogue';
 const errorOf = (answer: Answer): { code: string; message: string } => (answer.json as { error: { code: string; message: string } }).error;
 
-/** Resolves once `check` holds, polling; the test's own timeout bounds it. */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
-}
-
 /** The parsed log lines with message `msg`. */
-const linesOf = (service: TestService, msg: string): Record<string, unknown>[] =>
-  service.logs
-    .join('')
-    .split('\n')
-    .filter((line) => line.includes(`"msg":"${msg}"`))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+const linesOf = (service: TestService, msg: string): Record<string, unknown>[] => logLinesWith(service.logs, msg);
 
 /** The service answers as usual: /healthz, and base64/encode of "foobar" (RFC 4648 §10: "Zm9vYmFy"). */
 async function stillAnswers(service: TestService): Promise<void> {

@@ -14,6 +14,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { fixtures, startTestService, type TestService } from './support/service.js';
+import { until } from './support/until.js';
 
 const processPlugins = path.join(fixtures, 'process-plugins');
 const GROUP = 'rogue';
@@ -35,11 +36,6 @@ function othersMayRead(file: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Resolves once `check` holds, polling; the test's own timeout bounds it. */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /** Starts a service with the rogue plugin, `plugins` merged into its section, stopped after the test. */

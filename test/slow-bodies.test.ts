@@ -8,6 +8,7 @@ import { after, describe, it } from 'node:test';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { serviceStarter, type TestService } from './support/service.js';
+import { until } from './support/until.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -49,15 +50,6 @@ function openBody(service: TestService, localAddress: string, declared: number, 
   // A body the test gives up on (its socket destroyed) never answers: that is not a failure.
   answer.catch(() => undefined);
   return { socket, answer };
-}
-
-/** Resolves once `ready()` holds; the guard of 30 s is against a hang only. */
-async function until(ready: () => boolean, what: string): Promise<void> {
-  const giveUp = Date.now() + 30_000;
-  while (!ready()) {
-    assert.ok(Date.now() < giveUp, `never: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 /** `{"text":"aaa…"}` of exactly `size` bytes. */
