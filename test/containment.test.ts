@@ -17,8 +17,6 @@ import { logLinesWith } from './support/log-lines.js';
 
 const hostilePlugins = path.join(fixtures, 'hostile-plugins');
 const errorCode = (answer: Answer): string => (answer.json as { error: { code: string } }).error.code;
-/** The parsed log lines with message `msg`. */
-const linesOf = (service: InProcessService, msg: string): Record<string, unknown>[] => logLinesWith(service.logs, msg);
 
 describe('the deadline of every operation', () => {
   it('is at most 10 s by default, in the schema and in config/default.yaml', async () => {
@@ -54,7 +52,7 @@ describe('third-party plugins beside the built-ins, with default settings but a 
     assert.deepEqual([looped.status, errorCode(looped), waited.status, errorCode(waited)], [504, 'operation_timeout', 504, 'operation_timeout']);
     assert.equal(looped.headers['content-type'], 'application/json; charset=utf-8');
     // One line each, naming operation and request id.
-    const lines = linesOf(service, 'operation deadline passed').map(({ operation, requestId }) => `${String(operation)} ${String(requestId)}`);
+    const lines = logLinesWith(service.logs, 'operation deadline passed').map(({ operation, requestId }) => `${String(operation)} ${String(requestId)}`);
     assert.deepEqual(lines.sort(), ['busy-loop.spin loop-1', 'never-settles.wait never-1']);
   });
 
@@ -90,7 +88,7 @@ describe('a plugin the operator trusts', { timeout: 120_000 }, () => {
     assert.deepEqual([answer.status, errorCode(answer)], [504, 'operation_timeout']);
     assert.equal((globalThis as { neverSettlesAborted?: number }).neverSettlesAborted, aborted + 1, 'the handler\'s signal fired at the deadline');
     assert.equal(service.host.poolStats().completed, completed, 'nothing ran on the pool');
-    const [line] = linesOf(service, 'operation deadline passed');
+    const [line] = logLinesWith(service.logs, 'operation deadline passed');
     assert.deepEqual([line?.operation, line?.requestId, line?.deadlineMs], ['never-settles.wait', 'main-never', 300]);
   });
 
@@ -101,8 +99,8 @@ describe('a plugin the operator trusts', { timeout: 120_000 }, () => {
       assert.equal(answer.status, 200);
     }
     // The lateness check runs on a timer: wait for its line of the second block.
-    await until(() => linesOf(service, 'event loop blocked').some((line) => line.requestId === 'block-later'));
-    const blocks = linesOf(service, 'event loop blocked').filter((line) => line.operation === 'busy-loop.spin');
+    await until(() => logLinesWith(service.logs, 'event loop blocked').some((line) => line.requestId === 'block-later'));
+    const blocks = logLinesWith(service.logs, 'event loop blocked').filter((line) => line.operation === 'busy-loop.spin');
     assert.deepEqual(blocks.map((line) => line.requestId), ['block-now', 'block-later']);
     assert.ok(blocks.every((line) => (line.blockedMs as number) >= 100));
     const metrics = (await send(service.url, '/metrics', { method: 'GET' })).text;

@@ -24,8 +24,6 @@ const processPlugins = path.join(fixtures, 'process-plugins');
 const GROUP = 'rogue';
 const errorOf = (answer: Answer): { code: string; message: string } => (answer.json as { error: { code: string; message: string } }).error;
 
-/** The parsed log lines with message `msg`. */
-const linesOf = (service: TestService, msg: string): Record<string, unknown>[] => logLinesWith(service.logs, msg);
 
 /** The service answers as usual: /healthz, and base64/encode of "foobar" (RFC 4648 §10: "Zm9vYmFy"). */
 async function stillAnswers(service: TestService): Promise<void> {
@@ -55,7 +53,7 @@ describe('a contained plugin that attacks the service from its own process', { t
     assert.ok(performance.now() - attacked < 1000, 'the service answered within a second of the attack');
     assert.deepEqual((await send(service.url, `/v1/${GROUP}/echo`, { body: { text: 'back' } })).json, { text: 'back' });
     assert.equal(share().ends.exited, ends + 1);
-    const [line] = linesOf(service, 'plugin process ended').filter((entry) => entry.cause === 'its process was ended by SIGKILL');
+    const [line] = logLinesWith(service.logs, 'plugin process ended').filter((entry) => entry.cause === 'its process was ended by SIGKILL');
     assert.deepEqual([line?.plugin, line?.failures, line?.pauseMs], [GROUP, 1, 0]);
   });
 
@@ -75,7 +73,7 @@ describe('a contained plugin that attacks the service from its own process', { t
       const requestId = `forged-${String(json)}-${padKb}`;
       const answer = await send(service.url, `/v1/${GROUP}/forge`, { body: { json, padKb }, headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId } });
       assert.deepEqual([answer.status, answer.headers['content-type'], answer.json], [500, 'application/json; charset=utf-8', { error: { code: 'internal_error', message: 'An internal error occurred; the request id identifies it in the log' } }]);
-      const [line] = linesOf(service, 'request failed').filter((entry) => entry.requestId === requestId);
+      const [line] = logLinesWith(service.logs, 'request failed').filter((entry) => entry.requestId === requestId);
       assert.deepEqual((line?.fault as { problems?: string[] } | undefined)?.problems, [problem]);
       protocolEnds++;
       await until(() => share().ends.protocol === protocolEnds);
@@ -131,7 +129,7 @@ describe('a contained plugin that attacks the service from its own process', { t
       if (answer.status === 502) assert.match(errorOf(answer).message, new RegExp(`over its cap of ${capMb} MiB`));
     }
     await until(() => share().ends.memory === ends + 1);
-    const [line] = linesOf(service, 'plugin process over its memory cap');
+    const [line] = logLinesWith(service.logs, 'plugin process over its memory cap');
     assert.equal(line?.plugin, GROUP);
     assert.ok((line?.rssMb as number) > capMb);
     // The process that held the memory is gone, and with it the memory.
@@ -168,10 +166,10 @@ describe('a contained plugin whose process keeps ending', { timeout: 120_000 }, 
       assert.equal((await exit()).status, 502);
       assert.equal(share().failures, failures);
     }
-    const ended = linesOf(service, 'plugin process ended');
+    const ended = logLinesWith(service.logs, 'plugin process ended');
     assert.deepEqual(ended.map((line) => [line.failures, line.pauseMs]), [[1, 0], [2, 500], [3, 1000], [4, 2000], [5, 4000]]);
     assert.ok(ended.every((line) => line.plugin === GROUP && line.cause === 'its process exited with code 3'));
-    assert.deepEqual(linesOf(service, 'plugin keeps failing').map((line) => [line.plugin, line.failures]), [[GROUP, 5]]);
+    assert.deepEqual(logLinesWith(service.logs, 'plugin keeps failing').map((line) => [line.plugin, line.failures]), [[GROUP, 5]]);
     assert.equal(await metric('toolshed_plugin_failures{plugin="rogue"}'), '5');
     assert.equal(await metric('toolshed_plugin_process_ends_total{plugin="rogue",cause="exited"}'), '5');
     // Once a process answers, the plugin is forgiven.
