@@ -13,6 +13,7 @@ import { answerText, logFailure, type Answer, type Caller, type Executor, type L
 import { describeCall, describeTool, DESCRIBE_TOOL } from './describe.js';
 import { INVALID_PARAMS, readMessage, type Message, type MessageUnit, type RequestId } from './message.js';
 import { callResult, errorResponse, resultResponse, toolError, type PictureResponse, type ToolErrorBody } from './results.js';
+import type { ImageField } from './image.js';
 import { nearestTool, type ToolCatalog } from './tools.js';
 
 /** What the transport gives the server. */
@@ -107,10 +108,8 @@ export function createMcpServer(options: McpOptions): (bytes: Buffer, scope: Mcp
 
   const reply = (body: string): McpReply => ({ status: 200, body });
 
-  /** The response to a call whose operation answered `answer`: built here, or on the pool when it is large or has pictures. */
-  async function answered(id: RequestId, tool: string, answer: Answer, operation: OperationInfo, scope: McpScope): Promise<McpReply> {
-    const pictures = catalog.images.get(tool) ?? [];
-    if (pictures.length === 0 && answer.bytes <= offloadBytes) return reply(resultResponse(id, callResult(answerText(answer))));
+  /** The response to a call whose operation answered `answer` with pictures, or a large one: built on the pool. */
+  async function answeredOnPool(id: RequestId, pictures: readonly ImageField[], answer: Answer, operation: OperationInfo, scope: McpScope): Promise<McpReply> {
     const bytes = own(typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body);
     if (pictures.length === 0) return { status: 200, body: await onPool<Uint8Array>(resultsModule, 'responseOnWorker', [id, bytes], bytes, true) };
     // The answer is small (an SVG): its text is kept here, so a failed drawing still answers.
@@ -131,11 +130,14 @@ export function createMcpServer(options: McpOptions): (bytes: Buffer, scope: Mcp
   async function called(message: Message & { kind: 'call' }, operation: OperationInfo, scope: McpScope): Promise<McpReply> {
     const { id, name, args } = message;
     scope.onOperation?.(operation);
-    // Bytes read on a worker reach the executor as the body's bytes, as a POST's do.
-    const body = 'bytes' in args ? { bytes: args.bytes } : { body: args.value };
+    const { caller, requestId } = scope;
     try {
-      const answer = await executor.run({ operation, ...body, caller: scope.caller, requestId: scope.requestId });
-      return await answered(id, name, answer, operation, scope);
+      // Bytes read on a worker reach the executor as the body's bytes, as a POST's do.
+      const answer = await executor.run('bytes' in args ? { operation, bytes: args.bytes, caller, requestId } : { operation, body: args.value, caller, requestId });
+      const pictures = catalog.images.get(name);
+      // Most answers: small and without a picture, built here at once.
+      if (pictures === undefined && answer.bytes <= offloadBytes) return reply(resultResponse(id, callResult(answerText(answer))));
+      return await answeredOnPool(id, pictures ?? [], answer, operation, scope);
     } catch (error) {
       const refused = refusalBody(error);
       if (refused !== undefined) return reply(resultResponse(id, toolError(refused)));
@@ -164,15 +166,17 @@ export function createMcpServer(options: McpOptions): (bytes: Buffer, scope: Mcp
     return reply(errorResponse(id, METHOD_NOT_FOUND, 'Method not found'));
   }
 
-  /** The message in `bytes`, read here or, past the offload bound, on the pool (the bytes move there). */
-  async function read(bytes: Buffer, scope: McpScope): Promise<Message> {
-    if (bytes.length <= offloadBytes) {
-      try {
-        return readMessage(bytes, unit);
-      } finally {
-        scope.onRead?.();
-      }
+  /** A small message, read here. */
+  function readHere(bytes: Buffer, scope: McpScope): Message {
+    try {
+      return readMessage(bytes, unit);
+    } finally {
+      scope.onRead?.();
     }
+  }
+
+  /** A message past the offload bound, read on the pool (the bytes move there). */
+  function readOnPool(bytes: Buffer, scope: McpScope): Promise<Message> {
     const moved = own(bytes);
     const reading = onPool<Message>(messageModule, 'readOnWorker', [moved, unit], moved, true);
     // Moved into the worker (or refused before): the main thread holds them no more.
@@ -181,7 +185,7 @@ export function createMcpServer(options: McpOptions): (bytes: Buffer, scope: Mcp
   }
 
   return async function handle(bytes, scope) {
-    const message = await read(bytes, scope);
+    const message = bytes.length <= offloadBytes ? readHere(bytes, scope) : await readOnPool(bytes, scope);
     // Over the rate limit (counted), a tools/call is told so in a result its model reads, with the
     // seconds to wait; anything else is refused as the API refuses it.
     if (scope.overLimit !== undefined && message.kind !== 'call') throw scope.overLimit;

@@ -8,7 +8,7 @@
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { RunInWorker } from '@toolshed/plugin-sdk';
-import type { Executor, Logger } from '../kernel/host/index.js';
+import type { Executor, Logger, OperationInfo } from '../kernel/host/index.js';
 import { JSON_TYPE, type HttpBodies, type KernelContext } from '../kernel/http/index.js';
 import { createMcpServer, type McpScope } from './dispatch.js';
 import { INVALID_REQUEST } from './message.js';
@@ -27,10 +27,42 @@ export interface McpHttpOptions {
   readonly requestBudgetMs: number;
 }
 
+/** The route a request was matched to, as the HTTP door keeps it. */
+type Route = NonNullable<KernelContext['state']['route']>;
+
 /** The /mcp responder: one MCP server for the whole service. */
 export function createMcpHttp(options: McpHttpOptions): (ctx: KernelContext) => Promise<void> {
   const { executor, bodies, offloadBytes } = options;
   const handle = createMcpServer({ ...options, catalog: buildToolCatalog(executor.operations()), unit: 'request' });
+  /** The /mcp route with each operation a call runs, made once per operation rather than per call. */
+  const routes = new Map<OperationInfo, Route>();
+
+  /** One POST's circumstances: one object per request, its methods shared. */
+  class HttpScope implements McpScope {
+    constructor(
+      // The request is the Caller: its signal made only when asked, a recipe's steps charged against the same limit.
+      readonly caller: KernelContext,
+      private readonly size: number,
+      readonly overLimit: Error | undefined,
+    ) {}
+
+    get requestId(): string {
+      return this.caller.state.requestId;
+    }
+
+    /** Parsed, or moved to a worker: the body's bytes no longer hold the reading budget. */
+    onRead(): void {
+      bodies.free(this.caller, this.size);
+    }
+
+    /** For the access log and metrics: a tool call is counted under its operation, as the POST is. */
+    onOperation(operation: OperationInfo): void {
+      const { state } = this.caller;
+      let route = routes.get(operation);
+      if (route === undefined) routes.set(operation, (route = { ...state.route!, operation }));
+      state.route = route;
+    }
+  }
 
   return async function respondMcp(ctx) {
     const version = ctx.req.headers['mcp-protocol-version'];
@@ -45,19 +77,7 @@ export function createMcpHttp(options: McpHttpOptions): (ctx: KernelContext) => 
     // one (or one of unknown length) gets the 429 unread, as before, which costs the service nothing.
     if (overLimit !== undefined && !(Number(ctx.req.headers['content-length']) <= offloadBytes)) throw overLimit;
     const bytes = await bodies.read(ctx);
-    const size = bytes.byteLength;
-    const route = ctx.state.route!;
-    const scope: McpScope = {
-      // The request is the Caller: its signal made only when asked, a recipe's steps charged against the same limit.
-      caller: ctx,
-      requestId: ctx.state.requestId,
-      // Parsed, or moved to a worker: the body's bytes no longer hold the reading budget.
-      onRead: () => bodies.free(ctx, size),
-      overLimit,
-      // For the access log and metrics: a tool call is counted under its operation, as the POST is.
-      onOperation: (operation) => (ctx.state.route = { ...route, operation }),
-    };
-    const reply = await handle(bytes, scope);
+    const reply = await handle(bytes, new HttpScope(ctx, bytes.byteLength, overLimit));
     ctx.status = reply.status;
     if (reply.body !== undefined) bodies.send(ctx, reply.body);
   };

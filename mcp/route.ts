@@ -11,7 +11,13 @@ export const MCP_PATH = '/mcp';
 
 /** The door: a POST at /mcp answered after authentication and the rate limit, which it words itself past the limit. */
 export function mcpDoor(options: McpHttpOptions): FrontDoor {
-  let door: Promise<(ctx: KernelContext) => Promise<void>> | undefined;
-  const respond = async (ctx: KernelContext): Promise<void> => (await (door ??= import('./http.js').then((loaded) => loaded.createMcpHttp(options))))(ctx);
+  let loading: Promise<(ctx: KernelContext) => Promise<void>> | undefined;
+  // Once loaded, the responder is called as it is: no promise of the import to wait on per request.
+  let loaded: ((ctx: KernelContext) => Promise<void>) | undefined;
+  const respond = (ctx: KernelContext): Promise<void> => {
+    if (loaded !== undefined) return loaded(ctx);
+    loading ??= import('./http.js').then((module) => (loaded = module.createMcpHttp(options)));
+    return loading.then((responder) => responder(ctx));
+  };
   return { routes: [{ path: MCP_PATH, method: 'POST', respond, answersOverLimit: true }] };
 }
