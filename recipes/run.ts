@@ -160,7 +160,8 @@ export async function runSteps(executor: Executor, plan: RecipePlan, options: Re
     let answer: Answer;
     try {
       options.held?.hold(body);
-      answer = await executor.run({ operation: step.operation, bytes, caller: options.caller, requestId: options.requestId, deadlineMs: remaining });
+      // An answer nobody reads or keeps is checked and held to the cap, never written.
+      answer = await executor.run({ operation: step.operation, bytes, caller: options.caller, requestId: options.requestId, deadlineMs: remaining, unread: readers[index] === index });
       options.held?.drop(body);
       options.held?.hold(answer);
     } catch (error) {

@@ -96,6 +96,30 @@ describe('what a recipe holds', () => {
     assert.match(details![0]!.path, /^\/steps\/\d+$/);
   });
 
+  it('writes no answer nobody reads, here or on the pool, and holds it to the cap all the same', async () => {
+    const { executor } = service.host;
+    // 300 bytes of text: a body under offloadBytes (1,024) runs here; 2,000 bytes runs on the pool.
+    for (const text of ['x'.repeat(300), 'x'.repeat(2000)]) {
+      const body = { text, format: 'hex' };
+      const read = await executor.run({ operation: 'text-converter/encode', body });
+      assert.ok(read.bytes > 2 * text.length, `${text.length}: the answer is written when read`);
+      const unread = await executor.run({ operation: 'text-converter/encode', body, unread: true });
+      assert.equal(unread.bytes, 0, `${text.length}: no answer written`);
+      assert.equal(unread.body.length, 0);
+    }
+    // 1,000 bytes, each 8 digits, 999 separators of ten U+0001 written \u0001 (6 bytes each):
+    // {"bytes":"…","count":1000} is 9 + 2 + 8,000 + 59,940 + 14 = 67,965 bytes, over the 65,536 cap.
+    const over = { operation: 'text-converter/encode', body: { text: 'x'.repeat(1000), format: 'binary', separator: '\u0001'.repeat(10) } };
+    const refusal = /^The answer would be 67965 bytes; at most 65536 are sent$/;
+    for (const unread of [false, true]) await assert.rejects(executor.run({ ...over, unread }), { code: 'output_too_large', message: refusal });
+    // In a recipe, a first step nobody reads and the same step kept are refused alike.
+    for (const steps of [[over, { operation: 'base64/encode', body: { text: 'kept' } }], [over]]) {
+      const answer = await send(service.url, '/v1/recipes/run', { body: { input: 'x', steps } });
+      assert.equal(answer.status, 422, answer.text.slice(0, 300));
+      assert.match((answer.json as ErrorBody).error.message, /^Step 0 \(text-converter\/encode\) failed: The answer would be 67965 bytes; at most 65536 are sent$/);
+    }
+  });
+
   it('runs the same thirty steps keeping the last: each answer no later step reads is dropped at once', async () => {
     const answer = await send(service.url, '/v1/recipes/run', { body: { input: 'x'.repeat(300), steps: Array.from({ length: 30 }, () => amplify) } });
     assert.equal(answer.status, 200, answer.text.slice(0, 300));

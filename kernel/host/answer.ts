@@ -4,6 +4,7 @@
  * hand `body` on as it is; the text and the value are read only by those that need them.
  */
 import { UnprocessableError } from '@toolshed/plugin-sdk';
+import { jsonByteLength } from './json-length.js';
 
 export interface Answer {
   /** The JSON text, or its UTF-8 bytes. */
@@ -39,6 +40,16 @@ export function answerOf(body: string | Uint8Array, maxBytes: number): Answer {
   const encoded = Buffer.from(body);
   if (encoded.byteLength > maxBytes) throw answerTooLarge(encoded.byteLength, maxBytes);
   return { body: encoded, bytes: encoded.byteLength };
+}
+
+/**
+ * An answer nobody reads (RunRequest's `unread`), held to the answer cap by its counted length
+ * (kernel/host/json-length.ts) instead of being written: the empty answer, or 422 `output_too_large`.
+ */
+export function unreadAnswer(result: unknown, maxBytes: number): Answer {
+  const bytes = jsonByteLength(result);
+  if (bytes > maxBytes) throw answerTooLarge(bytes, maxBytes);
+  return { body: '', bytes: 0 };
 }
 
 /** The answer's JSON text. */

@@ -31,6 +31,8 @@ export interface PoolRunOptions {
   readonly bulk: boolean;
   /** The host's pool, or a contained plugin's own (kernel/host/plugin-workers.ts). */
   readonly pool: WorkerPool;
+  /** Set when nobody reads the answer: the answer cap it is held to, there, instead of being written (RunRequest's `unread`). */
+  readonly unreadCap?: number;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function runOnPool(registered: RegisteredOperation, bytes: BodyByte
   const budgetMs = inputsFault ? options.requestBudgetMs : options.deadlineMs;
   // The body's buffers, or its chunks' (the body reader's), move into the worker.
   const { body, transfer } = movableBytes(bytes);
-  const args = [registered.module, registered.operation.name, body, registered.config];
+  const args = [registered.module, registered.operation.name, body, registered.config, options.unreadCap];
   try {
     return await options.pool.run<Uint8Array>(offloadModule, 'runOffloaded', args, { deadlineMs: budgetMs, signal: options.signal, transfer, bulk: options.bulk });
   } catch (error) {

@@ -58,6 +58,12 @@ export interface RunRequest {
   readonly requestId?: string;
   /** A cap on this run's time below the operation's own deadline (what a recipe has left). */
   readonly deadlineMs?: number;
+  /**
+   * Nobody reads the answer (a recipe's step whose answer no later step reads and the recipe does
+   * not keep): it is checked and held to the answer cap as any other, but never written, so its
+   * bytes are never made; the run answers an empty body of 0 bytes.
+   */
+  readonly unread?: boolean;
 }
 
 

@@ -9,7 +9,7 @@
  */
 export type { CompositeJson, CompositeOperation, CompositeRequest, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
 import { isToolshedError, UnprocessableError, workerRefusal, type RunInWorker } from '@toolshed/plugin-sdk';
-import { answerOf, answerTooLarge, type Answer } from './answer.js';
+import { answerOf, answerTooLarge, unreadAnswer, type Answer } from './answer.js';
 import { answerJson, LONG_STRING_CHARS } from './answer-json.js';
 import { byteLengthOf, movableBytes, type BodyBytes } from './body-bytes.js';
 import type { ByteBudget } from './byte-budget.js';
@@ -125,8 +125,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
         return operationTimeout(id, deadlineMs);
       });
       started = performance.now();
-      // A long answer comes as its bytes, written once (kernel/host/answer-json.ts).
-      const json = large ? answerJson(result) : JSON.stringify(result);
+      // A long answer comes as its bytes, written once (kernel/host/answer-json.ts); one nobody reads is not written.
+      const json = request.unread === true ? unreadAnswer(result, maxAnswerBytes).body : large ? answerJson(result) : JSON.stringify(result);
       watchdog.took(running, started);
       return json;
     } finally {
@@ -139,7 +139,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     if (answers !== undefined && answers.inUse >= answers.limit) throw budgetSpent('sending');
     const jobOptions = { requestBudgetMs: config.workers.requestBudgetMs, deadlineMs, signal: request.caller?.gone() };
     // The body moves as it is, its chunks unjoined (kernel/host/body-bytes.ts).
-    return runOnPool(registered, bytes, { ...jobOptions, bulk: true, pool: hostPool() });
+    return runOnPool(registered, bytes, { ...jobOptions, bulk: true, pool: hostPool(), ...(request.unread === true ? { unreadCap: maxAnswerBytes } : {}) });
   }
 
   /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jsonBytesOver } from './json-length.js';
+import { jsonByteLength, jsonBytesOver } from './json-length.js';
 
 /** A seeded generator (a linear congruential one): the same values on every run. */
 function random(seed: number): () => number {
@@ -55,5 +55,23 @@ describe('jsonBytesOver', () => {
     assert.equal(jsonBytesOver(Object.fromEntries(Array.from({ length: 100_000 }, (_, index) => [`k${index}`, 0])), 1024), true);
     assert.equal(jsonBytesOver({}, 2), false);
     assert.equal(jsonBytesOver([], 1), true);
+  });
+});
+
+describe('jsonByteLength', () => {
+  it('counts the UTF-8 bytes of JSON.stringify exactly, without a bound', () => {
+    const next = random(45);
+    for (let round = 0; round < 2000; round++) {
+      const value = valueOf(next, 0);
+      assert.equal(jsonByteLength(value), Buffer.byteLength(JSON.stringify(value)), JSON.stringify(value));
+    }
+  });
+
+  it('leaves out the members JSON.stringify leaves out, and writes them as null in an array', () => {
+    const value = { a: undefined, b: 1, c: () => 1, d: Symbol('x'), e: [undefined, () => 1, 2] };
+    // {"b":1,"e":[null,null,2]}
+    assert.equal(JSON.stringify(value), '{"b":1,"e":[null,null,2]}');
+    assert.equal(jsonByteLength(value), 25);
+    assert.equal(jsonByteLength({ only: undefined }), 2);
   });
 });

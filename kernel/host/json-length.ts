@@ -30,11 +30,16 @@ function stringBytes(text: string, room: number): number {
   return bytes;
 }
 
+/** What JSON.stringify leaves out of an object, and writes as null in an array. */
+const omitted = (value: unknown): boolean => value === undefined || typeof value === 'function' || typeof value === 'symbol';
+
 /**
- * True when `Buffer.byteLength(JSON.stringify(value))` is over `bound`, for a JSON value (what
- * JSON.parse gives: no undefined, functions or toJSON). Walked without recursion, so depth costs no stack.
+ * `Buffer.byteLength(JSON.stringify(value))` for a JSON value (plain objects, arrays, strings,
+ * numbers, booleans, null; a member that JSON.stringify leaves out is left out here too), counted
+ * without writing it. Past `bound` the walk stops and answers some count above it. Walked without
+ * recursion, so depth costs no stack.
  */
-export function jsonBytesOver(value: unknown, bound: number): boolean {
+export function jsonByteLength(value: unknown, bound = Number.POSITIVE_INFINITY): number {
   let bytes = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0) {
@@ -45,23 +50,27 @@ export function jsonBytesOver(value: unknown, bound: number): boolean {
     else if (Array.isArray(here)) {
       // Brackets and commas first: a long array is over before any item is looked at.
       bytes += 2 + Math.max(0, here.length - 1);
-      if (bytes > bound) return true;
-      for (const item of here as unknown[]) stack.push(item);
+      if (bytes > bound) return bytes;
+      for (const item of here as unknown[]) stack.push(omitted(item) ? null : item);
     } else if (typeof here === 'object' && here !== null) {
       // The opening brace; each member then writes "key": and a comma or the closing brace.
       bytes += 1;
       let empty = true;
       // Counted key by key: an object of many keys is over before they are all listed.
       for (const key in here) {
-        if (!Object.hasOwn(here, key)) continue;
+        const member = (here as Record<string, unknown>)[key];
+        if (!Object.hasOwn(here, key) || omitted(member)) continue;
         empty = false;
         bytes += stringBytes(key, bound - bytes) + 2;
-        if (bytes > bound) return true;
-        stack.push((here as Record<string, unknown>)[key]);
+        if (bytes > bound) return bytes;
+        stack.push(member);
       }
       if (empty) bytes += 1;
     } else bytes += 4; // null
-    if (bytes > bound) return true;
+    if (bytes > bound) return bytes;
   }
-  return false;
+  return bytes;
 }
+
+/** True when `Buffer.byteLength(JSON.stringify(value))` is over `bound` (see {@link jsonByteLength}); costs about as many steps as the bound has bytes. */
+export const jsonBytesOver = (value: unknown, bound: number): boolean => jsonByteLength(value, bound) > bound;

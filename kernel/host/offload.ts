@@ -7,7 +7,7 @@
  */
 import type { Plugin, RunInWorker } from '@toolshed/plugin-sdk';
 import { operationContract, type OperationContract } from '@toolshed/plugin-sdk/contract';
-import { answerValue } from './answer.js';
+import { answerValue, unreadAnswer } from './answer.js';
 import { answerJson } from './answer-json.js';
 import type { BodyBytes } from './body-bytes.js';
 import { catalogOf } from './catalog.js';
@@ -46,10 +46,17 @@ function operationOf(module: string, name: string): Promise<CompiledOperation> {
   return operation;
 }
 
-/** Runs operation `name` of the plugin at `module` on `input` and returns the JSON answer as UTF-8 bytes. */
-async function runParsed(module: string, name: string, input: unknown, config: unknown): Promise<Uint8Array> {
+/**
+ * Runs operation `name` of the plugin at `module` on `input` and returns the JSON answer as UTF-8
+ * bytes; with `unreadCap`, an answer nobody reads: only held to that cap, and no bytes returned.
+ */
+async function runParsed(module: string, name: string, input: unknown, config: unknown, unreadCap: number | undefined): Promise<Uint8Array> {
   const operation = await operationOf(module, name);
   const result = await operation.run(input, { signal: neverAborted, config, now: () => new Date(), runInWorker });
+  if (unreadCap !== undefined) {
+    unreadAnswer(result, unreadCap);
+    return new Uint8Array(0);
+  }
   // A whole buffer of its own, so the pool moves it to the main thread instead of copying it.
   const json = answerJson(result);
   return typeof json === 'string' ? Buffer.from(json) : json;
@@ -61,9 +68,9 @@ async function runParsed(module: string, name: string, input: unknown, config: u
  * errors (400, 422) travel back to the kernel unchanged. The deadline is the kernel's: past it
  * this thread is terminated, so the handler needs no signal of its own here.
  */
-export function runOffloaded(module: string, name: string, body: BodyBytes, config: unknown): Promise<Uint8Array> {
+export function runOffloaded(module: string, name: string, body: BodyBytes, config: unknown, unreadCap?: number): Promise<Uint8Array> {
   // The plugin is imported before the body is parsed, as before: a parse error still costs the import once.
-  return operationOf(module, name).then(() => runParsed(module, name, parseJsonObject(body), config));
+  return operationOf(module, name).then(() => runParsed(module, name, parseJsonObject(body), config, unreadCap));
 }
 
 /** A large body of a composite operation (identify), parsed here by the API's rules rather than on the main thread. */
