@@ -140,20 +140,6 @@ describe('the host worker pool', () => {
     for (const job of [running, waiting, second]) await failsWith(job, 'aborted');
   });
 
-  it('runs bulk jobs on threads of their own, never on a thread of small jobs', async () => {
-    const workers = pool({ workers: 2, idleMs: 600_000 });
-    const small = new Set<number>();
-    const bulk = new Set<number>();
-    // One at a time, each kind after the other: a free thread of the other kind is there each time.
-    for (let round = 0; round < 4; round++) {
-      small.add(await workers.run<number>(jobs, 'thread', [], { deadlineMs: 60_000 }));
-      bulk.add(await workers.run<number>(jobs, 'thread', [], { deadlineMs: 60_000, bulk: true }));
-    }
-    assert.deepEqual([small.size, bulk.size], [1, 1], 'one thread of each kind served them all');
-    assert.notDeepEqual([...small], [...bulk]);
-    assert.equal(workers.stats().workers, 2);
-  });
-
   it('answers crashed when a job passes the heap cap, and the pool goes on', async () => {
     const workers = pool({ memoryMb: 32 });
     await failsWith(workers.run(jobs, 'hoard', [], { deadlineMs: 600_000 }), 'crashed');

@@ -112,10 +112,7 @@ export const POOL_TASK_FILE = new URL('./worker-task.cjs', import.meta.url);
 const START_GUARD_MS = 30_000;
 
 export class WorkerPool {
-  /** The threads of small jobs. */
   private readonly piscina: Piscina;
-  /** The threads of bulk jobs (whole large requests). */
-  private readonly bulkPiscina: Piscina;
   private readonly gate: JobGate<Job>;
   /**
    * Jobs handed to piscina: the ones a `started` message can name. At most one per thread, so a
@@ -133,35 +130,26 @@ export class WorkerPool {
       toolshedPool: { niceness, nested: { memoryMb: options.memoryMb, maxQueue: options.maxQueue, idleMs: options.idleMs } },
     };
     this.gate = new JobGate(options.workers, options.maxQueue);
-    const threads = (maxThreads: number): Piscina => {
-      const piscina = new Piscina({
-        filename: POOL_TASK_FILE.href,
-        minThreads: 0,
-        maxThreads,
-        idleTimeout: options.idleMs,
-        resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
-        ...(options.env === undefined ? {} : { env: { ...options.env } }),
-        workerData: data,
-        // An idle piscina worker otherwise blocks its thread in Atomics.wait between tasks, so a
-        // job's timers (or a nested pool's messages) would run only once the next task arrives.
-        atomics: 'disabled',
-        recordTiming: false,
-      });
-      piscina.on('message', (message: unknown) => {
-        if (isJobStarted(message)) this.started(message.toolshedJobStarted);
-      });
-      // A worker that dies while idle (a job's code threw after it answered) has no task to fail:
-      // piscina drops it from the pool and reports it here. Without a listener the event would throw
-      // on the main thread. Its message may quote the input, so it is not kept.
-      piscina.on('error', () => undefined);
-      return piscina;
-    };
-    this.piscina = threads(options.workers);
-    // Bulk jobs run on threads of their own (the gate still counts them among the pool's threads):
-    // a thread's heap grows with the largest job it ran and shrinks only when V8 collects it, so when
-    // any thread could take a 10 MiB request, every thread came to hold one's garbage at once
-    // (two threads, 430-530 MiB at the loadtest's peak). Now only the bulk threads do.
-    this.bulkPiscina = threads(this.gate.bulkThreads);
+    this.piscina = new Piscina({
+      filename: POOL_TASK_FILE.href,
+      minThreads: 0,
+      maxThreads: options.workers,
+      idleTimeout: options.idleMs,
+      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
+      ...(options.env === undefined ? {} : { env: { ...options.env } }),
+      workerData: data,
+      // An idle piscina worker otherwise blocks its thread in Atomics.wait between tasks, so a
+      // job's timers (or a nested pool's messages) would run only once the next task arrives.
+      atomics: 'disabled',
+      recordTiming: false,
+    });
+    this.piscina.on('message', (message: unknown) => {
+      if (isJobStarted(message)) this.started(message.toolshedJobStarted);
+    });
+    // A worker that dies while idle (a job's code threw after it answered) has no task to fail:
+    // piscina drops it from the pool and reports it here. Without a listener the event would throw
+    // on the main thread. Its message may quote the input, so it is not kept.
+    this.piscina.on('error', () => undefined);
   }
 
   run<Result>(module: URL, exportName: string, args: readonly unknown[], options: RunInWorkerOptions): Promise<Result> {
@@ -195,7 +183,7 @@ export class WorkerPool {
 
   stats(): WorkerPoolStats {
     return {
-      workers: this.piscina.threads.length + this.bulkPiscina.threads.length,
+      workers: this.piscina.threads.length,
       running: this.gate.running,
       queued: this.gate.queued,
       ...this.counters,
@@ -211,7 +199,7 @@ export class WorkerPool {
     this.closed = true;
     for (const job of this.gate.drain()) this.settle(job, new WorkerJobError('aborted'));
     for (const job of this.handed.slice()) this.giveUp(job, 'aborted');
-    await Promise.all([this.piscina.destroy(), this.bulkPiscina.destroy()]);
+    await this.piscina.destroy();
   }
 
   /** Hands queued jobs to piscina while the gate lets them run: piscina never queues one itself. */
@@ -225,7 +213,7 @@ export class WorkerPool {
       this.arm(job, START_GUARD_MS);
       let task: Promise<JobAnswer>;
       try {
-        task = (job.bulk ? this.bulkPiscina : this.piscina).run(job.request, { signal: job.stop, transferList: [...job.transfer] }) as Promise<JobAnswer>;
+        task = this.piscina.run(job.request, { signal: job.stop, transferList: [...job.transfer] }) as Promise<JobAnswer>;
       } catch (error) {
         // The arguments could not be cloned into the worker.
         task = Promise.reject(error);
