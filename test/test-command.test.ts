@@ -56,6 +56,35 @@ describe('npm test, first step: redis-server and chromium', () => {
   });
 });
 
+const leg = (await import(new URL('../../scripts/coverage-leg.mjs', import.meta.url).href)) as {
+  enginesFloor: (range: string) => number;
+  collectsCoverage: (version: string, range: string) => boolean;
+};
+
+describe('npm test, the coverage check', () => {
+
+  it('collects coverage on the engines floor\'s major version only', () => {
+    assert.equal(leg.enginesFloor('>=20.19.0'), 20);
+    assert.equal(leg.collectsCoverage('20.20.2', '>=20.19.0'), true);
+    assert.equal(leg.collectsCoverage('20.19.0', '>=20.19.0'), true);
+    assert.equal(leg.collectsCoverage('26.12.1', '>=20.19.0'), false);
+    assert.equal(leg.collectsCoverage('22.16.0', '>=20.19.0'), false);
+    assert.equal(leg.collectsCoverage('22.16.0', '>=22.12.0'), true);
+  });
+
+  it('refuses an engines range it cannot read a floor from, rather than guess', () => {
+    assert.throws(() => leg.enginesFloor('^20.19.0'), /engines\.node is "\^20\.19\.0"/);
+  });
+
+  it('says in the README on which Node it runs, the engines floor', () => {
+    const root = new URL('../../', import.meta.url);
+    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    const engines = (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { engines: { node: string } }).engines.node;
+    const [, named] = /npm ci && npm test .*\(on Node (\d+)\) the coverage check/.exec(readme) ?? [];
+    assert.equal(Number(named), leg.enginesFloor(engines));
+  });
+});
+
 describe('CI, as the README says', () => {
   const root = new URL('../../', import.meta.url);
   const readme = readFileSync(new URL('README.md', root), 'utf8').replace(/\s+/g, ' ');
