@@ -53,9 +53,9 @@ const plan = [
     ],
   ],
   // Coverage is collected on the engines floor's Node only (scripts/coverage-leg.mjs says why).
+  step('tests', [process.execPath, 'scripts/run-tests.mjs'], coverage ? { NODE_V8_COVERAGE: rawCoverage } : {}),
   ...(coverage
     ? [
-        step('tests', [process.execPath, 'scripts/run-tests.mjs'], { NODE_V8_COVERAGE: rawCoverage }),
         [
           // The tests' coverage of plugins/ (the report c8 reads the raw coverage for)...
           step('coverage of plugins/', [npx, 'c8', 'report', '--check-coverage=false', '--reporter=text-summary', '--include', 'plugins/**', '--exclude', '**/*.test.ts']),
@@ -63,7 +63,7 @@ const plan = [
           step('coverage of kernel/ and plugin-sdk/', [npx, 'c8', 'check-coverage']),
         ],
       ]
-    : [step('tests', [process.execPath, 'scripts/run-tests.mjs'])]),
+    : []),
 ];
 
 /** Runs one step; its output goes straight through, or into one block printed when it ends. */

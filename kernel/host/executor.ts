@@ -139,7 +139,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     if (answers !== undefined && answers.inUse >= answers.limit) throw budgetSpent('sending');
     const jobOptions = { requestBudgetMs: config.workers.requestBudgetMs, deadlineMs, signal: request.caller?.gone() };
     // The body moves as it is, its chunks unjoined (kernel/host/body-bytes.ts).
-    return runOnPool(registered, bytes, { ...jobOptions, bulk: true, pool: hostPool(), ...(request.unread === true ? { unreadCap: maxAnswerBytes } : {}) });
+    return runOnPool(registered, bytes, { ...jobOptions, bulk: true, pool: hostPool(), unreadCap: request.unread === true ? maxAnswerBytes : undefined });
   }
 
   /**
