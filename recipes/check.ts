@@ -22,6 +22,8 @@ export interface PlannedStep {
   readonly operation: OperationInfo;
   readonly body: Readonly<Record<string, unknown>>;
   readonly wires: readonly Wire[];
+  /** Its body already written, as UTF-8 JSON, where a large recipe was checked (recipes/run.ts `withBuiltBodies`). */
+  readonly built?: Uint8Array;
 }
 
 /** A recipe that passed every check; `steps.length` is what it costs against a rate limit. */

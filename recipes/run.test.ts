@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { isToolshedError, type ToolshedError } from '@toolshed/plugin-sdk';
 import { fakeExecutor, type FakeExecutor } from './fake-executor.js';
-import { runRecipe } from './run.js';
+import { checkRecipeJob } from './check-job.js';
+import { runPlan, runRecipe } from './run.js';
 import { answerText, answerValue, jsonHere, type CompositeJson } from './executor.js';
 
 // A JWT built by hand: header {"alg":"HS256","typ":"JWT"}, payload {"sub":"42","exp":1700000000}.
@@ -109,5 +110,56 @@ describe('running a recipe', () => {
     assert.equal(error.code, 'output_too_large');
     assert.equal(error.details?.[0]?.path, '/steps/0');
     assert.equal(capped.runs.length, 1);
+  });
+});
+
+describe('a large recipe as its check on the pool hands it over', () => {
+  const text = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8'));
+
+  it('comes with the bodies of the steps that read only the input written, and without the input', async () => {
+    const body = { input: 'foob', steps: [{ operation: 'base64/encode' }, { operation: 'base64/decode' }, { operation: 'url-encoder/encode', body: { text: { $from: '/input' } } }] };
+    const plan = checkRecipeJob(body, executor);
+    assert.equal(plan.input, null);
+    assert.deepEqual(plan.steps.map((step) => text(step.built)), ['{"text":"foob"}', undefined, '{"text":"foob"}']);
+    // It runs as the recipe does from its body: the same answer, each step given the same body.
+    executor.runs.length = 0;
+    const answer = answerText(await runPlan(executor, plan));
+    const built = executor.runs.map((run) => run.body);
+    executor.runs.length = 0;
+    assert.equal(answer, answerText(await runRecipe(executor, body)));
+    assert.deepEqual(built, executor.runs.map((run) => run.body));
+    // "foob" has no character to percent-encode.
+    assert.equal(answer, '{"result":{"encoded":"foob"}}');
+  });
+
+  it('drops an input no step reads', () => {
+    const plan = checkRecipeJob({ input: 'x'.repeat(100), steps: [{ operation: 'base64/encode', body: { text: 'Zm9v' } }] }, executor);
+    assert.equal(plan.input, null);
+    assert.equal(plan.steps[0]!.built, undefined);
+  });
+
+  it('keeps the input, and writes nothing, when a step reads it beside an earlier answer', () => {
+    const plan = checkRecipeJob({ input: 'x', steps: [{ operation: 'base64/encode' }, { operation: 'regex-tester/test', body: { text: { $from: '/steps/0/base64' }, pattern: { $from: '/input' } } }] }, executor);
+    assert.equal(plan.input, 'x');
+    assert.deepEqual(plan.steps.map((step) => step.built), [undefined, undefined]);
+  });
+
+  it('keeps the input when a pointer finds nothing in it, so the run names the step', async () => {
+    const plan = checkRecipeJob({ input: { a: 'x' }, steps: [{ operation: 'base64/encode', body: { text: { $from: '/input/b' } } }] }, executor);
+    assert.deepEqual(plan.input, { a: 'x' });
+    assert.equal(plan.steps[0]!.built, undefined);
+    const error = await refusal(runPlan(executor, plan));
+    assert.deepEqual([error.status, error.details?.[0]?.path], [400, '/steps/0/body/text']);
+  });
+
+  it('keeps the input when the written bodies together would pass one step body\'s cap', () => {
+    // Two bodies of 5 MiB of text and 11 bytes of JSON around it: 10,485,782 bytes, over 10,485,760.
+    const input = 'a'.repeat(5 * 1024 * 1024);
+    const steps = [{ operation: 'base64/encode' }, { operation: 'url-encoder/encode', body: { text: { $from: '/input' } } }];
+    const plan = checkRecipeJob({ input, steps }, executor);
+    assert.equal(plan.input, input);
+    assert.deepEqual(plan.steps.map((step) => step.built), [undefined, undefined]);
+    // One of them alone is within it.
+    assert.equal(checkRecipeJob({ input, steps: steps.slice(0, 1) }, executor).steps[0]!.built?.byteLength, 5 * 1024 * 1024 + 11);
   });
 });

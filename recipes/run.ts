@@ -4,7 +4,8 @@
  * step's body is built and serialized once and handed on as bytes. It is written, and an earlier
  * answer a `$from` reads is parsed, where the step's own work is done: on the pool when large
  * (kernel/host/composite-json.ts), so a 10 MiB step costs the main thread a copy of its value,
- * not its serialization. What a recipe holds — every answer a later step still reads or the
+ * not its serialization; a large recipe's steps that read only its input come with their bodies
+ * written where the recipe was checked, and the input stays there (`withBuiltBodies`). What a recipe holds — every answer a later step still reads or the
  * recipe keeps, and the body of the step running — is counted against the answer budget and the
  * recipe's cap (the answer cap); an answer is dropped as soon as the body of its last reader is
  * built, or at once when nobody reads or keeps it.
@@ -44,18 +45,15 @@ interface Kept {
   value?: unknown;
 }
 
-/** The step's body with every wire filled from `{ input, steps }`; its literal part untouched when nothing is wired. */
-async function bodyOf(step: PlannedStep, index: number, input: unknown, kept: readonly (Kept | undefined)[], json: CompositeJson): Promise<Readonly<Record<string, unknown>>> {
+/** Where in `{ input, steps }` a wire reads: a value, or `valueAt.NOTHING`. */
+type ValueOf = (from: readonly string[]) => unknown;
+
+/** The step's body with every wire filled by `valueOf`; its literal part untouched when nothing is wired. */
+function filledBody(step: PlannedStep, index: number, valueOf: ValueOf): Readonly<Record<string, unknown>> {
   if (step.wires.length === 0) return step.body;
   const body = structuredClone(step.body) as Record<string, unknown>;
   for (const wire of step.wires) {
-    const [root, position, ...rest] = wire.from;
-    let value: unknown;
-    if (root === 'input') value = valueAt(input, [position, ...rest].filter((token) => token !== undefined));
-    else {
-      const source = kept[Number(position)]!;
-      value = valueAt((source.value ??= await json.value(source.operation, source.answer)), rest);
-    }
+    const value = valueOf(wire.from);
     if (value === valueAt.NOTHING) {
       throw new InputError(`Step ${index} (${step.operation.name}) gets no value from ${formatPointer(wire.from)}`, [
         { path: `/steps/${index}/body${formatPointer(wire.at)}`, message: `${formatPointer(wire.from)} has no value at run time` },
@@ -72,6 +70,50 @@ async function bodyOf(step: PlannedStep, index: number, input: unknown, kept: re
     else parent[last] = value;
   }
   return body;
+}
+
+/** The value at `from` in the recipe's input (`from` starts with `input`). */
+const inputValue = (input: unknown, from: readonly string[]): unknown => valueAt(input, from.slice(1));
+
+/** The step's body with every wire filled from `{ input, steps }`; an earlier answer is parsed when a wire first reads it. */
+async function bodyOf(step: PlannedStep, index: number, input: unknown, kept: readonly (Kept | undefined)[], json: CompositeJson): Promise<Readonly<Record<string, unknown>>> {
+  for (const wire of step.wires) {
+    if (wire.from[0] !== 'steps') continue;
+    const source = kept[Number(wire.from[1])]!;
+    source.value ??= await json.value(source.operation, source.answer);
+  }
+  return filledBody(step, index, (from) => (from[0] === 'input' ? inputValue(input, from) : valueAt(kept[Number(from[1])]!.value, from.slice(2))));
+}
+
+const readsInput = (step: PlannedStep): boolean => step.wires.some((wire) => wire.from[0] === 'input');
+
+/**
+ * The plan as a large recipe's check hands it to the main thread (recipes/check-job.ts, on the
+ * pool): the body of every step that reads the input and nothing else written there, as bytes
+ * (`built`), and the input itself left behind, so the main thread never holds a large input as a
+ * value, nor sends it back to the pool to be written. The plan stays as it is when a step reads the
+ * input beside an earlier answer, when a pointer finds nothing there (the run names the step), or
+ * when the written bodies would together be over one step body's cap: they are held from the start,
+ * so together they may hold no more than one step's body would.
+ */
+export function withBuiltBodies(plan: RecipePlan): RecipePlan {
+  if (plan.steps.some((step) => readsInput(step) && step.wires.some((wire) => wire.from[0] !== 'input'))) return plan;
+  const encoder = new TextEncoder();
+  let total = 0;
+  const steps: PlannedStep[] = [];
+  for (const [index, step] of plan.steps.entries()) {
+    if (!readsInput(step)) {
+      steps.push(step);
+      continue;
+    }
+    if (step.wires.some((wire) => wire.from[0] === 'input' && inputValue(plan.input, wire.from) === valueAt.NOTHING)) return plan;
+    const body = filledBody(step, index, (from) => inputValue(plan.input, from));
+    const built = encoder.encode(JSON.stringify(body));
+    total += built.byteLength;
+    if (total > MAX_STEP_BODY_BYTES) return plan;
+    steps.push({ ...step, built });
+  }
+  return { ...plan, input: null, steps };
 }
 
 /** A step's refusal, answered as the recipe's: same status and code, `details[0]` naming the step. */
@@ -147,7 +189,7 @@ export async function runSteps(executor: Executor, plan: RecipePlan, options: Re
   for (const [index, step] of plan.steps.entries()) {
     const remaining = deadline - now();
     if (remaining <= 0 || signal?.aborted === true) throw recipeTimeout(index, deadlineMs);
-    const bytes = await json.body(step.operation, await bodyOf(step, index, plan.input, kept, json));
+    const bytes = step.built ?? (await json.body(step.operation, await bodyOf(step, index, plan.input, kept, json)));
     if (bytes.byteLength > MAX_STEP_BODY_BYTES) {
       throw new ToolshedError(413, 'payload_too_large', `Step ${index} (${step.operation.name}) would get a body of ${bytes.byteLength} bytes, over the ${MAX_STEP_BODY_BYTES}-byte cap`, [
         { path: `/steps/${index}`, message: `its body is larger than ${MAX_STEP_BODY_BYTES} bytes` },

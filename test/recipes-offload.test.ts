@@ -27,6 +27,19 @@ describe('a large recipe', () => {
     assert.equal(completed() - before, 1, 'the check ran on the pool, the two steps here');
   });
 
+  it('comes back from its check with the body of a step that reads only the input written, and without the input', async () => {
+    // text-converter's bound is workers.offloadBytes (1024 here): its 2,031-byte body runs on the pool.
+    const input = 'x'.repeat(2000);
+    const before = completed();
+    const answer = await send(service.url, '/v1/recipes/run', { body: { input, steps: [{ operation: 'text-converter/encode', body: { format: 'binary' } }] } });
+    assert.equal(answer.status, 200, answer.text.slice(0, 300));
+    // "x" is 0x78: 01111000, each of the 2,000 joined by a space.
+    const { result } = answer.json as { result: { bytes: string; count: number } };
+    assert.equal(result.count, 2000);
+    assert.ok(result.bytes === Array.from({ length: 2000 }, () => '01111000').join(' '), 'each "x" written as its eight binary digits');
+    assert.equal(completed() - before, 2, 'the check wrote the step body where it parsed the input: no job of its own to write it');
+  });
+
   it('is refused by the check on the pool as on the main thread: 400 naming every place, nothing run', async () => {
     const steps = [{ operation: 'base64/encod' }, { operation: 'base64/decode', body: { base64: 'b'.repeat(2048), extra: true } }];
     const small = await send(service.url, '/v1/recipes/run', { body: { input: 'x', steps: steps.map((step) => ({ operation: step.operation })) } });

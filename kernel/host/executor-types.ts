@@ -110,8 +110,10 @@ export interface CompositeOperation {
    * Checks the parsed body into what {@link run} takes, or throws the SDK's 400: `here` on the main
    * thread for a small body; for a large one (over `workers.offloadBytes`) the same function, as the
    * export `exportName` of `module`, on the pool, with the plugins' operations as data, so the main
-   * thread only moves the body's bytes. What it returns must survive a structured clone. Without
-   * it, `run` gets the parsed body as it is.
+   * thread only moves the body's bytes. What it returns must survive a structured clone; a byte
+   * array in it that is the whole of its own buffer moves to the main thread rather than being
+   * copied, so the export may only return such arrays that it made. Without it, `run` gets the
+   * parsed body as it is.
    */
   readonly check?: {
     readonly here: (body: unknown, operations: OperationCatalog) => unknown;

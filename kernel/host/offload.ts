@@ -16,6 +16,7 @@ import { jsonBytes, parseJsonObject } from './json-body.js';
 import { compileOperation, type CompiledOperation } from './operations.js';
 import { parseAnswer } from './plugin-process/answer-check.js';
 import { nestedPool } from './pool/nested-pool.js';
+import { moving, type Moving } from './pool/protocol.js';
 
 const operations = new Map<string, Promise<CompiledOperation>>();
 /** Each plugin imported in this worker, warmed once whichever of its operations came first. */
@@ -137,13 +138,35 @@ export function checkContainedAnswer(answer: Uint8Array, name: string, shared: S
 /**
  * A large body of a composite operation (a recipe) parsed and checked here: `exportName` of
  * `module` (the composite's own check) gets the parsed body and the plugins' operations, read from
- * the executor's shared copy; its result goes back to the main thread.
+ * the executor's shared copy; its result goes back to the main thread, the byte arrays it made
+ * (a recipe's step bodies written here) moved there rather than copied.
  */
-export async function checkComposite(body: BodyBytes, module: string, exportName: string, shared: SharedCatalog): Promise<unknown> {
+export async function checkComposite(body: BodyBytes, module: string, exportName: string, shared: SharedCatalog): Promise<Moving> {
   const catalog = catalogFrom(shared);
   const check = ((await import(module)) as Record<string, (body: unknown, operations: OperationCatalog) => unknown>)[exportName];
   if (typeof check !== 'function') throw new Error(`${module} has no export ${exportName}`);
-  return check(parseJsonObject(body), catalog);
+  const checked = check(parseJsonObject(body), catalog);
+  return moving(checked, ownBuffers(checked));
+}
+
+/**
+ * The buffers of the byte arrays in `value` that are each the whole of their own buffer: made by
+ * this job, held by nothing else here. Walked without recursion; strings end the walk at once.
+ */
+function ownBuffers(value: unknown): ArrayBuffer[] {
+  const found = new Set<ArrayBuffer>();
+  const seen = new Set<object>();
+  const stack = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next !== 'object' || next === null || seen.has(next)) continue;
+    seen.add(next);
+    if (next instanceof Uint8Array) {
+      const { buffer } = next;
+      if (buffer instanceof ArrayBuffer && next.byteOffset === 0 && next.byteLength === buffer.byteLength) found.add(buffer);
+    } else if (!ArrayBuffer.isView(next)) for (const child of Object.values(next)) stack.push(child);
+  }
+  return [...found];
 }
 
 /** The warm-up's job (kernel/host/warm-up.ts): answering it proves a pool worker is up. */

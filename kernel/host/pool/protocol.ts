@@ -21,6 +21,33 @@ export type JobAnswer =
   | { readonly kind: 'sdk-error'; readonly error: { status: number; code: string; message: string; details?: ErrorDetail[] } }
   | { readonly kind: 'failed'; readonly errorName: string; readonly frames: readonly string[]; readonly fault?: ContractFault };
 
+/** Marks a job's value whose buffers move to the caller instead of being copied (see {@link moving}). */
+const MOVING = Symbol.for('toolshed.pool.moving');
+
+/** A job's value with the buffers in it that no one in the worker holds any more. */
+export interface Moving {
+  readonly [MOVING]: readonly ArrayBuffer[];
+  readonly value: unknown;
+}
+
+/**
+ * What a job returns for `value` when `buffers` (each the whole of a byte array in it, held by
+ * nothing else in the worker) should move to the caller rather than be copied: the caller gets
+ * `value`, its byte arrays' memory handed over, not duplicated.
+ */
+export function moving(value: unknown, buffers: readonly ArrayBuffer[]): Moving {
+  return { [MOVING]: buffers, value };
+}
+
+export function isMoving(value: unknown): value is Moving {
+  return typeof value === 'object' && value !== null && MOVING in value;
+}
+
+/** The buffers a job's {@link Moving} value hands over. */
+export function movingBuffers(value: Moving): readonly ArrayBuffer[] {
+  return value[MOVING];
+}
+
 /**
  * Posted on the worker's own port once the job's module is imported: from then on the job's clock
  * runs (booting the worker and importing the module are not the job's doing).

@@ -12,7 +12,7 @@ import { isToolshedError } from '@toolshed/plugin-sdk';
 import { contractFaultOf } from '@toolshed/plugin-sdk/contract';
 import { freshBundle } from '../bundles.js';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import type { JobAnswer, JobRequest, JobStarted, PoolWorkerData } from './protocol.js';
+import { isMoving, movingBuffers, type JobAnswer, type JobRequest, type JobStarted, type PoolWorkerData } from './protocol.js';
 
 // A thread's own switch (the main thread's does not reach it): stacks of the modules this worker
 // imports name their TypeScript lines when they ship source maps, as on the main thread under
@@ -87,11 +87,18 @@ function cloneable(value: unknown, seen = new Set<object>()): boolean {
 
 /**
  * A result that is a whole Uint8Array (not a slice of a shared buffer) moves to the caller instead of
- * being copied: a 30 MB answer then exists once, not twice. piscina transfers what a task returns
- * through `move()`: the answer rides as the value, its buffer as the transferable.
+ * being copied: a 30 MB answer then exists once, not twice; so do the buffers a job names in a
+ * `moving()` value (protocol.ts). piscina transfers what a task returns through `move()`: the
+ * answer rides as the value, its buffers as the transferables.
  */
 function movable(result: JobAnswer): unknown {
-  if (result.kind !== 'result' || !(result.value instanceof Uint8Array)) return result;
+  if (result.kind !== 'result') return result;
+  if (isMoving(result.value)) {
+    const answer: JobAnswer = { kind: 'result', value: result.value.value };
+    const buffers = movingBuffers(result.value);
+    return buffers.length === 0 ? answer : move({ [transferableSymbol]: [...buffers], [valueSymbol]: answer });
+  }
+  if (!(result.value instanceof Uint8Array)) return result;
   const bytes = result.value;
   if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength || !(bytes.buffer instanceof ArrayBuffer)) return result;
   return move({ [transferableSymbol]: bytes.buffer, [valueSymbol]: result });

@@ -52,6 +52,15 @@ describe('the host worker pool', () => {
     assert.equal(await workers.run(jobs, 'lastAnswerBytes', [], { deadlineMs: 60_000 }), 16, 'a slice is copied, not moved');
   });
 
+  it('moves the buffers a job names in a moving() value, and copies the rest of the value', async () => {
+    const workers = pool({ workers: 1 });
+    const value = await workers.run<{ name: string; parts: Uint8Array[] }>(jobs, 'movingBytes', [2048], { deadlineMs: 60_000 });
+    assert.equal(value.name, 'two');
+    assert.deepEqual(value.parts.map((part) => [part.byteLength, part[0]]), [[2048, 7], [2048, 9]]);
+    assert.equal(await workers.run(jobs, 'lastAnswerBytes', [], { deadlineMs: 60_000 }), 0, 'the named buffer moved');
+    assert.equal(await workers.run(jobs, 'lastCopiedBytes', [], { deadlineMs: 60_000 }), 2048, 'the other was copied');
+  });
+
   it('rethrows an SDK error unchanged, and hides the message of any other', async () => {
     const workers = pool();
     await assert.rejects(workers.run(jobs, 'refuse', [], { deadlineMs: 60_000 }), (error: unknown) => {
