@@ -31,6 +31,11 @@ export class WorkBudget {
     return edits;
   }
 
+  /** Throws as {@link maxEdits} would, or when a diff of `size` keys needing at least `floor` edits could not reach them. */
+  refuseUnreachable(size: number, floor: number): void {
+    if (floor > this.maxEdits(size)) throw tooComplex();
+  }
+
   /** Records a finished diff of `size` keys and edit distance `edits`. */
   charge(size: number, edits: number): void {
     this.left -= size * edits + edits * edits;

@@ -5,7 +5,8 @@
  */
 import { UnprocessableError } from '@toolshed/plugin-sdk';
 import { align, type WorkBudget, type Run } from './align.js';
-import { foldCase, isWhitespace, type CompareOptions, type Tokenizer } from './tokens.js';
+import { CHAR_FLOOR_FROM_UNITS, refuseHopelessCharDiff } from './char-floor.js';
+import { chars, foldCase, isWhitespace, type CompareOptions, type Tokenizer } from './tokens.js';
 
 /** One piece of a diff: kept, only in the original, or only in the changed text. */
 export interface DiffPart {
@@ -83,6 +84,8 @@ export function compareTokens(
   options: CompareOptions,
   workBudget: WorkBudget,
 ): TokenComparison {
+  // Below this size the tokens cost less than the floor's tables: align() finds out itself.
+  if (tokenizer === chars && original.length + changed.length > CHAR_FLOOR_FROM_UNITS) refuseHopelessCharDiff(original, changed, options, workBudget);
   const left = sideOf(original, tokenizer, options);
   const right = sideOf(changed, tokenizer, options);
   return { left, right, runs: align(keysOf(left, options), keysOf(right, options), workBudget) };

@@ -39,7 +39,7 @@ export function splitLines(text: string): string[] {
 }
 
 /** JavaScript's `\s`, by code unit (all of it lies in the BMP). */
-function isSpaceUnit(c: number): boolean {
+export function isSpaceUnit(c: number): boolean {
   return (
     c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
     c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff

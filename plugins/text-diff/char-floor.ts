@@ -1,0 +1,152 @@
+/**
+ * A character diff that cannot fit its work budget, refused before any token is made. align()
+ * learns that the edit distance is past the budget only after making every token and key: for two
+ * different 5 MB lines that is about 240 MB of arrays and a second of CPU, for a refusal. The
+ * counts of each key on both sides give a floor for that distance in two passes over the texts and
+ * two fixed tables: a key found c₁ times on one side and c₂ on the other needs |c₁ − c₂| edits
+ * whatever the alignment. Counted on exactly the keys align() would compare (its common ends cut
+ * off, keys on one side only set aside when it would), so the refusal comes where align()'s
+ * would, and nowhere else.
+ */
+import { MAX_FILTERED_KEYS, type WorkBudget } from './align.js';
+import { foldCase, isSpaceUnit, type CompareOptions } from './tokens.js';
+
+/** Texts (both, in UTF-16 code units) from which a character diff counts its floor first. */
+export const CHAR_FLOOR_FROM_UNITS = 65_536;
+
+/** Code points and lone surrogates: every token `chars` makes is one of these numbers. */
+const TOKEN_IDS = 0x110000;
+
+/** The token (a code point, or a lone surrogate) that starts at `index`. */
+function tokenAt(text: string, index: number): number {
+  const unit = text.charCodeAt(index);
+  if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
+    const next = text.charCodeAt(index + 1);
+    if (next >= 0xdc00 && next <= 0xdfff) return (unit - 0xd800) * 0x400 + (next - 0xdc00) + 0x10000;
+  }
+  return unit;
+}
+
+/** The token that ends just before `end`. */
+function tokenBefore(text: string, end: number): number {
+  const unit = text.charCodeAt(end - 1);
+  if (unit >= 0xdc00 && unit <= 0xdfff && end >= 2) {
+    const previous = text.charCodeAt(end - 2);
+    if (previous >= 0xd800 && previous <= 0xdbff) return (previous - 0xd800) * 0x400 + (unit - 0xdc00) + 0x10000;
+  }
+  return unit;
+}
+
+const unitsOf = (token: number): number => (token > 0xffff ? 2 : 1);
+
+/** Key numbers: the token itself, or under ignoreCase one number per folded form; and which were seen. */
+class Keys {
+  private readonly folded = new Map<string, number>();
+  /** Under ignoreCase, each token's key plus one (0: not folded yet). */
+  private readonly byToken: Int32Array | undefined;
+  private readonly marked = new Uint8Array(TOKEN_IDS);
+  /** Every key counted, once each: the only ones the floor adds up. */
+  readonly seen: number[] = [];
+
+  constructor(private readonly options: CompareOptions) {
+    this.byToken = options.ignoreCase ? new Int32Array(TOKEN_IDS) : undefined;
+  }
+
+  /** The key of `token`, or -1 when it is whitespace that is not compared. */
+  of(token: number): number {
+    if (this.options.ignoreWhitespace && token <= 0xffff && isSpaceUnit(token)) return -1;
+    if (this.byToken === undefined) return token;
+    const known = this.byToken[token]!;
+    if (known > 0) return known - 1;
+    const form = foldCase(String.fromCodePoint(token));
+    const key = this.folded.get(form) ?? this.folded.size;
+    this.folded.set(form, key);
+    this.byToken[token] = key + 1;
+    return key;
+  }
+
+  /** Notes that `key` was counted. */
+  see(key: number): void {
+    if (this.marked[key] === 1) return;
+    this.marked[key] = 1;
+    this.seen.push(key);
+  }
+}
+
+/** How often each key occurs in `text`, and how many keys it has. */
+function countKeys(text: string, keys: Keys): { counts: Int32Array; total: number } {
+  const counts = new Int32Array(TOKEN_IDS);
+  let total = 0;
+  for (let index = 0; index < text.length; ) {
+    const token = tokenAt(text, index);
+    index += unitsOf(token);
+    const key = keys.of(token);
+    if (key === -1) continue;
+    if (counts[key]!++ === 0) keys.see(key);
+    total++;
+  }
+  return { counts, total };
+}
+
+/**
+ * Throws align()'s own refusal (422 `diff_too_complex`) when the characters of `left` and `right`
+ * cannot be aligned within `budget`; returns when they may be, without spending any of it.
+ */
+export function refuseHopelessCharDiff(left: string, right: string, options: CompareOptions, budget: WorkBudget): void {
+  const keys = new Keys(options);
+  const l = countKeys(left, keys);
+  const r = countKeys(right, keys);
+  // align()'s common ends, over keys: each key cut off leaves both sides.
+  let prefix = 0;
+  let li = 0;
+  let ri = 0;
+  for (;;) {
+    while (li < left.length && keys.of(tokenAt(left, li)) === -1) li += unitsOf(tokenAt(left, li));
+    while (ri < right.length && keys.of(tokenAt(right, ri)) === -1) ri += unitsOf(tokenAt(right, ri));
+    if (li >= left.length || ri >= right.length) break;
+    const lt = tokenAt(left, li);
+    const rt = tokenAt(right, ri);
+    const key = keys.of(lt);
+    if (key !== keys.of(rt)) break;
+    l.counts[key]!--;
+    r.counts[key]!--;
+    prefix++;
+    li += unitsOf(lt);
+    ri += unitsOf(rt);
+  }
+  const shorter = Math.min(l.total, r.total);
+  let suffix = 0;
+  let le = left.length;
+  let re = right.length;
+  while (suffix < shorter - prefix) {
+    while (le > 0 && keys.of(tokenBefore(left, le)) === -1) le -= unitsOf(tokenBefore(left, le));
+    while (re > 0 && keys.of(tokenBefore(right, re)) === -1) re -= unitsOf(tokenBefore(right, re));
+    const lt = tokenBefore(left, le);
+    const rt = tokenBefore(right, re);
+    const key = keys.of(lt);
+    if (key !== keys.of(rt)) break;
+    l.counts[key]!--;
+    r.counts[key]!--;
+    suffix++;
+    le -= unitsOf(lt);
+    re -= unitsOf(rt);
+  }
+  const middleLeft = l.total - prefix - suffix;
+  const middleRight = r.total - prefix - suffix;
+  // Nothing to align on one side: align() runs no diff.
+  if (middleLeft === 0 || middleRight === 0) return;
+  const filter = middleLeft + middleRight <= MAX_FILTERED_KEYS;
+  let floor = 0;
+  let size = filter ? 0 : middleLeft + middleRight;
+  for (const key of keys.seen) {
+    const [a, b] = [l.counts[key]!, r.counts[key]!];
+    if (!filter) floor += Math.abs(a - b);
+    else if (a > 0 && b > 0) {
+      floor += Math.abs(a - b);
+      size += a + b;
+    }
+  }
+  // No key on both sides: align() sets every key aside and runs no diff.
+  if (size === 0) return;
+  budget.refuseUnreachable(size, floor);
+}
