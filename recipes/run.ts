@@ -5,10 +5,11 @@
  * answer a `$from` reads is parsed, where the step's own work is done: on the pool when large
  * (kernel/host/composite-json.ts), so a 10 MiB step costs the main thread a copy of its value,
  * not its serialization; a large recipe's steps that read only its input come with their bodies
- * written where the recipe was checked, and the input stays there (`withBuiltBodies`). What a recipe holds — every answer a later step still reads or the
- * recipe keeps, and the body of the step running — is counted against the answer budget and the
- * recipe's cap (the answer cap); an answer is dropped as soon as the body of its last reader is
- * built, or at once when nobody reads or keeps it.
+ * written where the recipe was checked, and the input stays there (`withBuiltBodies`). What a
+ * recipe holds — every answer a later step still reads or the recipe keeps, and the body of the
+ * step running — is counted against the answer budget and the recipe's cap (the answer cap); an
+ * answer is dropped as soon as the body of its last reader is built, or at once when nobody reads
+ * or keeps it.
  */
 import { InputError, isToolshedError, ToolshedError } from '@toolshed/plugin-sdk';
 import { checkRecipe, type PlannedStep, type RecipePlan } from './check.js';
@@ -93,8 +94,9 @@ const readsInput = (step: PlannedStep): boolean => step.wires.some((wire) => wir
  * (`built`), and the input itself left behind, so the main thread never holds a large input as a
  * value, nor sends it back to the pool to be written. The plan stays as it is when a step reads the
  * input beside an earlier answer, when a pointer finds nothing there (the run names the step), or
- * when the written bodies would together be over one step body's cap: they are held from the start,
- * so together they may hold no more than one step's body would.
+ * when the written bodies would together be over one step body's cap: they all exist from the
+ * start, where the input they replace would have, so together they may be no larger than one
+ * step's body.
  */
 export function withBuiltBodies(plan: RecipePlan): RecipePlan {
   if (plan.steps.some((step) => readsInput(step) && step.wires.some((wire) => wire.from[0] !== 'input'))) return plan;
