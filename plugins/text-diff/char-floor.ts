@@ -16,6 +16,15 @@ export const CHAR_FLOOR_FROM_UNITS = 65_536;
 
 /** Code points and lone surrogates: every token `chars` makes is one of these numbers. */
 const TOKEN_IDS = 0x110000;
+/**
+ * Key numbers past the tokens', for a folded form of more than one code point (U+0130 İ lowercases
+ * to i and a combining dot; no other character's lowercase is longer than itself today).
+ */
+const LONG_FORMS = 64;
+const KEY_IDS = TOKEN_IDS + LONG_FORMS;
+
+/** Thrown when more long folded forms turn up than there are numbers for: the floor then gives way to align() itself. */
+class OutOfKeys extends Error {}
 
 /** The token (a code point, or a lone surrogate) that starts at `index`. */
 function tokenAt(text: string, index: number): number {
@@ -39,12 +48,15 @@ function tokenBefore(text: string, end: number): number {
 
 const unitsOf = (token: number): number => (token > 0xffff ? 2 : 1);
 
-/** Key numbers: the token itself, or under ignoreCase one number per folded form; and which were seen. */
+/**
+ * Key numbers: the token itself, or under ignoreCase its folded form's code point (the lowercase,
+ * σ for ς, as foldCase writes it), a number past the tokens' for a longer form; and which were seen.
+ */
 class Keys {
-  private readonly folded = new Map<string, number>();
+  private readonly longForms = new Map<string, number>();
   /** Under ignoreCase, each token's key plus one (0: not folded yet). */
   private readonly byToken: Int32Array | undefined;
-  private readonly marked = new Uint8Array(TOKEN_IDS);
+  private readonly marked = new Uint8Array(KEY_IDS);
   /** Every key counted, once each: the only ones the floor adds up. */
   readonly seen: number[] = [];
 
@@ -58,9 +70,7 @@ class Keys {
     if (this.byToken === undefined) return token;
     const known = this.byToken[token]!;
     if (known > 0) return known - 1;
-    const form = foldCase(String.fromCodePoint(token));
-    const key = this.folded.get(form) ?? this.folded.size;
-    this.folded.set(form, key);
+    const key = this.fold(token);
     this.byToken[token] = key + 1;
     return key;
   }
@@ -71,11 +81,24 @@ class Keys {
     this.marked[key] = 1;
     this.seen.push(key);
   }
+
+  private fold(token: number): number {
+    const form = foldCase(String.fromCodePoint(token));
+    const first = form.codePointAt(0)!;
+    if (form.length === (first > 0xffff ? 2 : 1)) return first;
+    let key = this.longForms.get(form);
+    if (key === undefined) {
+      if (this.longForms.size === LONG_FORMS) throw new OutOfKeys();
+      key = TOKEN_IDS + this.longForms.size;
+      this.longForms.set(form, key);
+    }
+    return key;
+  }
 }
 
 /** How often each key occurs in `text`, and how many keys it has. */
 function countKeys(text: string, keys: Keys): { counts: Int32Array; total: number } {
-  const counts = new Int32Array(TOKEN_IDS);
+  const counts = new Int32Array(KEY_IDS);
   let total = 0;
   for (let index = 0; index < text.length; ) {
     const token = tokenAt(text, index);
@@ -93,6 +116,14 @@ function countKeys(text: string, keys: Keys): { counts: Int32Array; total: numbe
  * cannot be aligned within `budget`; returns when they may be, without spending any of it.
  */
 export function refuseHopelessCharDiff(left: string, right: string, options: CompareOptions, budget: WorkBudget): void {
+  try {
+    refuseBelowFloor(left, right, options, budget);
+  } catch (error) {
+    if (!(error instanceof OutOfKeys)) throw error;
+  }
+}
+
+function refuseBelowFloor(left: string, right: string, options: CompareOptions, budget: WorkBudget): void {
   const keys = new Keys(options);
   const l = countKeys(left, keys);
   const r = countKeys(right, keys);
