@@ -10,7 +10,8 @@ import { buildTestService, type InProcessService } from './support/service.js';
 
 let service: InProcessService;
 before(async () => {
-  service = await buildTestService({ workers: { offloadBytes: 1024 }, server: { maxAnswerBytes: 64 * 1024 } }, { builtinDir: builtinPluginDir });
+  const recipes = { 'text-to-binary': { summary: 'Text as its binary digits', steps: [{ operation: 'text-converter/encode', body: { format: 'binary' } }] } };
+  service = await buildTestService({ workers: { offloadBytes: 1024 }, server: { maxAnswerBytes: 64 * 1024 }, recipes }, { builtinDir: builtinPluginDir });
 });
 after(() => service.stop());
 
@@ -54,6 +55,29 @@ describe('a large recipe', () => {
       { path: '/steps/0/operation', message: 'is not an operation; did you mean "base64/encode"?' },
       { path: '/steps/1/body/extra', message: 'is not an allowed property; allowed: base64' },
     ]);
+  });
+});
+
+describe('a large call of a saved recipe', () => {
+  it('is checked on the pool, where its step body is written: two jobs, the check and the step', async () => {
+    const before = completed();
+    const answer = await send(service.url, '/v1/recipes/text-to-binary', { body: { input: 'x'.repeat(2000) } });
+    assert.equal(answer.status, 200, answer.text.slice(0, 300));
+    const result = answer.json as { bytes: string; count: number };
+    assert.equal(result.count, 2000);
+    assert.ok(result.bytes === Array.from({ length: 2000 }, () => '01111000').join(' '), 'each "x" written as its eight binary digits');
+    assert.equal(completed() - before, 2, 'checked and written in one job on the pool, run in another');
+  });
+
+  it('is refused by its request schema on the pool, as a small call is here: nothing runs', async () => {
+    const small = await send(service.url, '/v1/recipes/text-to-binary', { body: { input: 'x', extra: 'y' } });
+    const before = completed();
+    const large = await send(service.url, '/v1/recipes/text-to-binary', { body: { input: 'x', extra: 'y'.repeat(2000) } });
+    // A refusal is no completed job: the check refused on the pool, and nothing ran.
+    assert.equal(completed() - before, 0);
+    assert.equal(large.status, 400, large.text.slice(0, 300));
+    assert.deepEqual((large.json as ErrorBody).error, (small.json as ErrorBody).error);
+    assert.deepEqual((large.json as ErrorBody).error.details, [{ path: '/extra', message: 'is not an allowed property; allowed: input' }]);
   });
 });
 

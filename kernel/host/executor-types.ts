@@ -119,6 +119,8 @@ export interface CompositeOperation {
     readonly here: (body: unknown, operations: OperationCatalog) => unknown;
     readonly module: URL;
     readonly exportName: string;
+    /** What the export gets as its third argument, copied to the pool with each large body: small data that says which composite (a saved recipe's steps). */
+    readonly data?: unknown;
   };
   /**
    * Runs it on `body`: what `check` made of the parsed JSON value, or that value when there is no check.

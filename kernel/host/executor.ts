@@ -239,7 +239,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     } else {
       // A large body is parsed and checked on the pool: the main thread only moves its bytes, unjoined.
       const { body: moving, transfer } = movableBytes(bytes);
-      const [job, args] = check === undefined ? ['parseJson', [moving]] : ['checkComposite', [moving, check.module.href, check.exportName, catalogData()]];
+      const [job, args] = check === undefined ? ['parseJson', [moving]] : ['checkComposite', [moving, check.module.href, check.exportName, catalogData(), check.data]];
       const running = watchdog.begin(info.id, request.requestId ?? '');
       try {
         body = await onPool(job, args, request, transfer);

@@ -137,15 +137,15 @@ export function checkContainedAnswer(answer: Uint8Array, name: string, shared: S
 
 /**
  * A large body of a composite operation (a recipe) parsed and checked here: `exportName` of
- * `module` (the composite's own check) gets the parsed body and the plugins' operations, read from
- * the executor's shared copy; its result goes back to the main thread, the byte arrays it made
- * (a recipe's step bodies written here) moved there rather than copied.
+ * `module` (the composite's own check) gets the parsed body, the plugins' operations, read from
+ * the executor's shared copy, and the composite's `data`; its result goes back to the main thread,
+ * the byte arrays it made (a recipe's step bodies written here) moved there rather than copied.
  */
-export async function checkComposite(body: BodyBytes, module: string, exportName: string, shared: SharedCatalog): Promise<Moving> {
+export async function checkComposite(body: BodyBytes, module: string, exportName: string, shared: SharedCatalog, data?: unknown): Promise<Moving> {
   const catalog = catalogFrom(shared);
-  const check = ((await import(module)) as Record<string, (body: unknown, operations: OperationCatalog) => unknown>)[exportName];
+  const check = ((await import(module)) as Record<string, (body: unknown, operations: OperationCatalog, data: unknown) => unknown>)[exportName];
   if (typeof check !== 'function') throw new Error(`${module} has no export ${exportName}`);
-  const checked = check(parseJsonObject(body), catalog);
+  const checked = check(parseJsonObject(body), catalog, data);
   return moving(checked, ownBuffers(checked));
 }
 
