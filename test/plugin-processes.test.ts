@@ -11,7 +11,7 @@ import { getPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { builtinPluginDir } from '../kernel/host/index.js';
+import { answerText, builtinPluginDir } from '../kernel/host/index.js';
 import { readProcStat } from '../kernel/host/proc-stat.js';
 import { send, type Answer } from './support/http.js';
 import { fixtures, NODE_ADDS, startTestService, withoutNodeAdds, type TestService } from './support/service.js';
@@ -176,6 +176,24 @@ describe('a contained plugin whose process keeps ending', { timeout: 120_000 }, 
     await until(() => !share().paused);
     assert.deepEqual((await send(service.url, `/v1/${GROUP}/echo`, { body: { text: 'well' } })).json, { text: 'well' });
     assert.equal(await metric('toolshed_plugin_failures{plugin="rogue"}'), '0');
+  });
+});
+
+describe('a contained plugin\'s process ended for being idle', { timeout: 60_000 }, () => {
+  it('is handed no request between its end and its exit: a request then waits for a new process and is answered', async () => {
+    const service = await startTestService({ plugins: { dirs: [processPlugins] }, workers: { idleMs: 50 } }, { builtinDir: builtinPluginDir });
+    try {
+      const echo = async (text: string): Promise<string> => answerText(await service.host.executor.run({ operation: `${GROUP}/echo`, body: { text } }));
+      assert.equal(await echo('first'), '{"text":"first"}');
+      // The process's idle timer was set as that answer arrived; one of the same delay set now fires
+      // right after it, when the process is ended but has not exited yet (its exit comes later, as an I/O event).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(await echo('second'), '{"text":"second"}');
+      const { ends } = service.host.pluginProcesses.stats().get(GROUP)!;
+      assert.equal(ends.idle, 1, 'the first process ended idle');
+    } finally {
+      await service.stop();
+    }
   });
 });
 

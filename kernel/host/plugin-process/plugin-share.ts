@@ -224,11 +224,11 @@ export class PluginShare {
     return this.freeSlot() !== undefined;
   }
 
-  /** A process without a request, a ready one first; undefined when all are busy. */
+  /** A process without a request, a ready one first; undefined when all are busy. One being ended (idle, say) is not free: it would never send the request. */
   private freeSlot(): Slot | undefined {
     let booting: Slot | undefined;
     for (const slot of this.slots) {
-      if (slot.job !== undefined) continue;
+      if (slot.job !== undefined || slot.process.ending) continue;
       if (slot.ready) return slot;
       booting ??= slot;
     }
