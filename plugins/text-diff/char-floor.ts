@@ -123,45 +123,67 @@ export function refuseHopelessCharDiff(left: string, right: string, options: Com
   }
 }
 
+/** A text's compared keys, walked from one end: whitespace that is not compared is passed over. */
+class KeyCursor {
+  private at: number;
+
+  constructor(
+    private readonly text: string,
+    private readonly keys: Keys,
+    private readonly fromEnd: boolean,
+  ) {
+    this.at = fromEnd ? text.length : 0;
+  }
+
+  /** The next key from this end, or -1 when none is left. */
+  peek(): number {
+    for (;;) {
+      const token = this.token();
+      if (token === -1) return -1;
+      const key = this.keys.of(token);
+      if (key !== -1) return key;
+      this.pass(token);
+    }
+  }
+
+  /** Steps past the key {@link peek} gave. */
+  take(): void {
+    this.pass(this.token());
+  }
+
+  private token(): number {
+    if (this.fromEnd) return this.at > 0 ? tokenBefore(this.text, this.at) : -1;
+    return this.at < this.text.length ? tokenAt(this.text, this.at) : -1;
+  }
+
+  private pass(token: number): void {
+    this.at += this.fromEnd ? -unitsOf(token) : unitsOf(token);
+  }
+}
+
+/** Cuts off up to `most` keys both texts have in common at one end, each from both counts, as align() does; how many it cut. */
+function cutCommonEnd(left: KeyCursor, right: KeyCursor, counts: readonly [Int32Array, Int32Array], most: number): number {
+  let cut = 0;
+  while (cut < most) {
+    const key = left.peek();
+    if (key === -1 || key !== right.peek()) break;
+    counts[0][key]!--;
+    counts[1][key]!--;
+    left.take();
+    right.take();
+    cut++;
+  }
+  return cut;
+}
+
 function refuseBelowFloor(left: string, right: string, options: CompareOptions, budget: WorkBudget): void {
   const keys = new Keys(options);
   const l = countKeys(left, keys);
   const r = countKeys(right, keys);
-  // align()'s common ends, over keys: each key cut off leaves both sides.
-  let prefix = 0;
-  let li = 0;
-  let ri = 0;
-  for (;;) {
-    while (li < left.length && keys.of(tokenAt(left, li)) === -1) li += unitsOf(tokenAt(left, li));
-    while (ri < right.length && keys.of(tokenAt(right, ri)) === -1) ri += unitsOf(tokenAt(right, ri));
-    if (li >= left.length || ri >= right.length) break;
-    const lt = tokenAt(left, li);
-    const rt = tokenAt(right, ri);
-    const key = keys.of(lt);
-    if (key !== keys.of(rt)) break;
-    l.counts[key]!--;
-    r.counts[key]!--;
-    prefix++;
-    li += unitsOf(lt);
-    ri += unitsOf(rt);
-  }
-  const shorter = Math.min(l.total, r.total);
-  let suffix = 0;
-  let le = left.length;
-  let re = right.length;
-  while (suffix < shorter - prefix) {
-    while (le > 0 && keys.of(tokenBefore(left, le)) === -1) le -= unitsOf(tokenBefore(left, le));
-    while (re > 0 && keys.of(tokenBefore(right, re)) === -1) re -= unitsOf(tokenBefore(right, re));
-    const lt = tokenBefore(left, le);
-    const rt = tokenBefore(right, re);
-    const key = keys.of(lt);
-    if (key !== keys.of(rt)) break;
-    l.counts[key]!--;
-    r.counts[key]!--;
-    suffix++;
-    le -= unitsOf(lt);
-    re -= unitsOf(rt);
-  }
+  const counts = [l.counts, r.counts] as const;
+  // align()'s common ends, over keys: its prefix first, then a suffix that does not overlap it.
+  const prefix = cutCommonEnd(new KeyCursor(left, keys, false), new KeyCursor(right, keys, false), counts, Number.POSITIVE_INFINITY);
+  const suffix = cutCommonEnd(new KeyCursor(left, keys, true), new KeyCursor(right, keys, true), counts, Math.min(l.total, r.total) - prefix);
   const middleLeft = l.total - prefix - suffix;
   const middleRight = r.total - prefix - suffix;
   // Nothing to align on one side: align() runs no diff.
