@@ -3,6 +3,7 @@
  * /v1/recipes/<name>` taking `{"input": …}` and answering its last step's answer. Checked when the
  * host opens, as a plugin is when it loads: a broken one stops the start, naming it.
  */
+import { randomUUID } from 'node:crypto';
 import { InputError, isToolshedError, Type, type ErrorDetail, type TSchema } from '@toolshed/plugin-sdk';
 import { compileSchema, type SchemaValidator } from '@toolshed/plugin-sdk/contract';
 import { ConfigError, withSuggestions, type CompositeOperation, type Config, type OperationCatalog } from './executor.js';
@@ -46,6 +47,8 @@ function checkedCall(body: unknown, plan: RecipePlan, validator: SchemaValidator
 
 /** What a large call's check on the pool is told of its saved recipe: the steps, planned there as at the start, and the request schema. */
 interface SavedCall {
+  /** Names this recipe of this service in a worker's cache, made once at the start. */
+  readonly key: string;
   readonly steps: SavedRecipe['steps'];
   readonly requestSchema: TSchema;
 }
@@ -59,11 +62,10 @@ const plannedCalls = new Map<string, { plan: RecipePlan; validator: SchemaValida
  * (`withBuiltBodies`), so the main thread neither checks nor holds a 10 MiB input.
  */
 export function checkSavedCallJob(body: unknown, operations: OperationCatalog, call: SavedCall): RecipePlan {
-  const key = JSON.stringify(call);
-  let planned = plannedCalls.get(key);
+  let planned = plannedCalls.get(call.key);
   if (planned === undefined) {
     planned = { plan: checkRecipe(operations, { input: null, steps: call.steps }), validator: compileSchema(call.requestSchema) };
-    plannedCalls.set(key, planned);
+    plannedCalls.set(call.key, planned);
   }
   return withBuiltBodies(checkedCall(body, planned.plan, planned.validator));
 }
@@ -73,7 +75,7 @@ function savedOperation(name: string, saved: SavedRecipe, plan: RecipePlan, conf
   const requestSchema = requestSchemaOf(plan);
   const validator = compileSchema(requestSchema);
   const last = plan.steps[plan.steps.length - 1]!;
-  const call: SavedCall = { steps: saved.steps, requestSchema };
+  const call: SavedCall = { key: `${name}:${randomUUID()}`, steps: saved.steps, requestSchema };
   return {
     info: recipeInfo(name, {
       summary: saved.summary,

@@ -25,6 +25,12 @@ export function joinedBytes(body: BodyBytes): Uint8Array {
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
+/** True when `bytes` is the whole of an ArrayBuffer of its own (not a slice of a pooled slab, not shared): that buffer may move to another thread. */
+export function ownsWholeBuffer(bytes: Uint8Array): boolean {
+  const { buffer } = bytes;
+  return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength;
+}
+
 /**
  * The body as it is sent to a worker, and the buffers that move with it: a buffer or chunk that is
  * the whole of its buffer moves; a slice of a shared buffer (a pooled slab, a decoder's output) is
@@ -33,9 +39,7 @@ export function joinedBytes(body: BodyBytes): Uint8Array {
 export function movableBytes(body: BodyBytes): { readonly body: BodyBytes; readonly transfer: ArrayBuffer[] } {
   const transfer: ArrayBuffer[] = [];
   const own = (bytes: Uint8Array): Uint8Array => {
-    const { buffer } = bytes;
-    const whole = buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength && !transfer.includes(buffer);
-    const moved = whole ? bytes : Uint8Array.prototype.slice.call(bytes);
+    const moved = ownsWholeBuffer(bytes) && !transfer.includes(bytes.buffer as ArrayBuffer) ? bytes : Uint8Array.prototype.slice.call(bytes);
     transfer.push(moved.buffer as ArrayBuffer);
     return moved;
   };

@@ -9,7 +9,7 @@ import type { Plugin, RunInWorker } from '@toolshed/plugin-sdk';
 import { operationContract, type OperationContract } from '@toolshed/plugin-sdk/contract';
 import { answerValue, unreadAnswer } from './answer.js';
 import { answerJson } from './answer-json.js';
-import type { BodyBytes } from './body-bytes.js';
+import { ownsWholeBuffer, type BodyBytes } from './body-bytes.js';
 import { catalogOf } from './catalog.js';
 import type { OperationCatalog, OperationInfo } from './executor-types.js';
 import { jsonBytes, parseJsonObject } from './json-body.js';
@@ -162,8 +162,7 @@ function ownBuffers(value: unknown): ArrayBuffer[] {
     if (typeof next !== 'object' || next === null || seen.has(next)) continue;
     seen.add(next);
     if (next instanceof Uint8Array) {
-      const { buffer } = next;
-      if (buffer instanceof ArrayBuffer && next.byteOffset === 0 && next.byteLength === buffer.byteLength) found.add(buffer);
+      if (ownsWholeBuffer(next)) found.add(next.buffer as ArrayBuffer);
     } else if (!ArrayBuffer.isView(next)) for (const child of Object.values(next)) stack.push(child);
   }
   return [...found];

@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isToolshedError } from '@toolshed/plugin-sdk';
 import { contractFaultOf } from '@toolshed/plugin-sdk/contract';
+import { ownsWholeBuffer } from '../body-bytes.js';
 import { freshBundle } from '../bundles.js';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { isMoving, movingBuffers, type JobAnswer, type JobRequest, type JobStarted, type PoolWorkerData } from './protocol.js';
@@ -93,15 +94,14 @@ function cloneable(value: unknown, seen = new Set<object>()): boolean {
  */
 function movable(result: JobAnswer): unknown {
   if (result.kind !== 'result') return result;
-  if (isMoving(result.value)) {
-    const answer: JobAnswer = { kind: 'result', value: result.value.value };
-    const buffers = movingBuffers(result.value);
-    return buffers.length === 0 ? answer : move({ [transferableSymbol]: [...buffers], [valueSymbol]: answer });
-  }
-  if (!(result.value instanceof Uint8Array)) return result;
-  const bytes = result.value;
-  if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength || !(bytes.buffer instanceof ArrayBuffer)) return result;
-  return move({ [transferableSymbol]: bytes.buffer, [valueSymbol]: result });
+  const { value } = result;
+  if (isMoving(value)) return moved({ kind: 'result', value: value.value }, movingBuffers(value));
+  return value instanceof Uint8Array && ownsWholeBuffer(value) ? moved(result, [value.buffer as ArrayBuffer]) : result;
+}
+
+/** `answer` with `buffers` handed to piscina as its transferables. */
+function moved(answer: JobAnswer, buffers: readonly ArrayBuffer[]): unknown {
+  return buffers.length === 0 ? answer : move({ [transferableSymbol]: [...buffers], [valueSymbol]: answer });
 }
 
 /** piscina's task: never rejects (see protocol.ts). */
