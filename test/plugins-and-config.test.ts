@@ -106,7 +106,7 @@ describe('configuration', () => {
     assert.deepEqual(config.rateLimit, { anonymous: { max: 30 }, apiKey: { max: 600 }, windowSeconds: 60, redis: { unavailable: 'local' } });
     assert.deepEqual(config.auth, { apiKeys: [], required: false });
     assert.deepEqual(config.cors, { origins: ['*'] });
-    assert.deepEqual(config.plugins, { dirs: [], packages: [], enabled: ['*'], disabled: [], trusted: [], workers: { processes: 1, maxQueue: 16, memoryMb: 256, rssMb: 512 }, limits: {}, env: {}, grants: {}, user: 'auto' });
+    assert.deepEqual(config.plugins, { dirs: [], packages: [], enabled: ['*'], disabled: [], trusted: [], workers: { processes: 1, pipeline: 16, maxQueue: 16, memoryMb: 256, rssMb: 512 }, limits: {}, env: {}, grants: {}, user: 'auto' });
     assert.deepEqual(config.operations, { deadlineMs: 10000, groupDeadlineMs: {}, warmUp: true });
     assert.deepEqual(config.watchdog, { blockedMs: 100 });
     assert.deepEqual(config.dns, { resolvers: { cloudflare: 'https://cloudflare-dns.com/dns-query', google: 'https://dns.google/dns-query' }, timeoutMs: 5000 });

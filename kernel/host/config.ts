@@ -24,6 +24,7 @@ const Names = Type.Array(Type.String({ minLength: 1 }), { default: [] });
 function pluginShare(withDefaults: boolean) {
   const keys = {
     processes: Type.Integer({ minimum: 1, maximum: 64, ...(withDefaults ? { default: 1 } : {}) }),
+    pipeline: Type.Integer({ minimum: 1, maximum: 256, ...(withDefaults ? { default: 16 } : {}) }),
     maxQueue: Type.Integer({ minimum: 0, maximum: 100000, ...(withDefaults ? { default: 16 } : {}) }),
     memoryMb: Type.Integer({ minimum: 32, maximum: 16384, ...(withDefaults ? { default: 256 } : {}) }),
     rssMb: Type.Integer({ minimum: 64, maximum: 65536, ...(withDefaults ? { default: 512 } : {}) }),

@@ -2,8 +2,8 @@
  * The main module of a contained plugin's process, started by the service with Node's permission
  * flags, an environment of exactly `plugins.env.<group>` and, where the service runs as root,
  * another user id (launch.ts). `probe` imports the plugin, checks its manifest and sends it as data
- * (manifest-probe.ts); `serve` imports it, warms it and answers one request at a time
- * (plugin-side.ts). stdin and stdout are the channel (frames.ts); what the plugin prints goes to
+ * (manifest-probe.ts); `serve` imports it, warms it and runs its requests one at a time, in the
+ * order they came (plugin-side.ts). stdin and stdout are the channel (frames.ts); what the plugin prints goes to
  * stderr, so a plugin's own printing cannot break a frame. The process ends when the service closes stdin.
  */
 import { Console } from 'node:console';
@@ -13,7 +13,7 @@ import { checkPlugin } from '@toolshed/plugin-sdk/contract';
 import { encodeFrame, fromJson, FrameReader, text } from './frames.js';
 import { withoutFunctions } from './manifest-copy.js';
 import { loadServed, serveRequest } from './plugin-side.js';
-import { MAX_HEADER_BYTES, MAX_REQUEST_BYTES, type ProbeHeader, type ServiceHeader, type ServingHeader } from './protocol.js';
+import { MAX_HEADER_BYTES, MAX_REQUEST_BYTES, monotonicMs, type ProbeHeader, type ServiceHeader, type ServingHeader } from './protocol.js';
 
 // Taken before the plugin is imported; the plugin's own output is sent to stderr.
 const channel = process.stdout;
@@ -26,7 +26,9 @@ process.on('unhandledRejection', (reason: unknown) => process.stderr.write(`tool
 
 const write = channel.write.bind(channel);
 function send(header: ServingHeader | ProbeHeader, payload?: Uint8Array): void {
-  // Pipes are written synchronously on Linux: a frame is whole before the next begins.
+  // Pipes are written synchronously on Linux: a frame is whole before the next begins, and each
+  // answer is out before the next request starts (a request that then ends the process costs none
+  // of those before it).
   for (const bytes of encodeFrame(header, payload)) write(bytes);
 }
 
@@ -66,20 +68,29 @@ function serve(): void {
   let config: unknown;
   let maxAnswerBytes = 0;
   const reader = new FrameReader({ headerBytes: MAX_HEADER_BYTES, payloadBytes: MAX_REQUEST_BYTES });
-  // One request at a time: the service sends the next only after this one's reply.
+  // One request at a time, in the order sent; the service may send several before the first is answered.
   let turn: Promise<void> = loading.then(() => undefined);
+  // Runs sent and not yet started, and those of them the service cancelled.
+  const waiting = new Set<number>();
+  const cancelled = new Set<number>();
   process.stdin.on('data', (chunk: Buffer) => {
     for (const { header, payload } of reader.push(chunk)) {
       const message = header as unknown as ServiceHeader;
       if (message.kind === 'init') {
         config = fromJson(text(payload));
         maxAnswerBytes = message.maxAnswerBytes;
+      } else if (message.kind === 'cancel') {
+        if (waiting.has(message.id)) cancelled.add(message.id);
       } else if (message.kind === 'run') {
-        const { id, operation } = message;
+        const { id, operation, deadline } = message;
+        waiting.add(id);
         turn = turn.then(async () => {
-          const reply = await serveRequest((await loading) as Plugin, id, operation, payload, config, maxAnswerBytes);
+          waiting.delete(id);
+          // Its client has its answer already (a timeout) or is gone: the work would be for nobody.
+          if (cancelled.delete(id) || monotonicMs() > deadline) return send({ kind: 'skipped', id });
+          const served = await serveRequest((await loading) as Plugin, id, operation, payload, config, maxAnswerBytes);
           try {
-            send(reply.header, reply.payload);
+            send(served.header, served.payload);
           } catch {
             // A refusal whose details JSON cannot write (a BigInt): the plugin's bug.
             send({ kind: 'failed', id, errorName: 'TypeError', frames: [] });

@@ -15,10 +15,16 @@ import { PluginShare, type ShareRunOptions, type ShareStats } from './plugin-sha
 export const WATCH_MS = 100;
 
 /** The size of a group's share: `plugins.limits.<group>`, each key left out taken from `plugins.workers`. */
-export function shareOf(config: Config, group: string): { processes: number; maxQueue: number; memoryMb: number; rssMb: number } {
+export function shareOf(config: Config, group: string): { processes: number; pipeline: number; maxQueue: number; memoryMb: number; rssMb: number } {
   const own = config.plugins.limits[group];
   const all = config.plugins.workers;
-  return { processes: own?.processes ?? all.processes, maxQueue: own?.maxQueue ?? all.maxQueue, memoryMb: own?.memoryMb ?? all.memoryMb, rssMb: own?.rssMb ?? all.rssMb };
+  return {
+    processes: own?.processes ?? all.processes,
+    pipeline: own?.pipeline ?? all.pipeline,
+    maxQueue: own?.maxQueue ?? all.maxQueue,
+    memoryMb: own?.memoryMb ?? all.memoryMb,
+    rssMb: own?.rssMb ?? all.rssMb,
+  };
 }
 
 /**
@@ -48,13 +54,13 @@ export class PluginProcesses {
   /** `service`: the environment the listed variables are copied from. */
   constructor(config: Config, plugins: readonly ContainedPlugin[], logger: Logger, service: NodeJS.ProcessEnv = process.env) {
     for (const { group, specifier, config: section } of plugins) {
-      const { processes, maxQueue, memoryMb, rssMb } = shareOf(config, group);
+      const { processes, pipeline, maxQueue, memoryMb, rssMb } = shareOf(config, group);
       const grants: Grants = config.plugins.grants[group] ?? {};
       const launch = launchOf('serve', specifier, { grants, heapMb: memoryMb, env: environmentOf(config, group, service), user: config.plugins.user });
       if (launch.kept !== undefined) logger.warn({ plugin: group, reason: launch.kept }, 'plugin processes run as the service\'s user (root)');
       const { idleMs, niceness } = config.workers;
       const quietMs = config.operations.groupDeadlineMs[group] ?? config.operations.deadlineMs;
-      this.shares.set(group, new PluginShare({ group, processes, maxQueue, rssMb, idleMs, quietMs, niceness, maxAnswerBytes: config.server.maxAnswerBytes, config: section, launch, logger }));
+      this.shares.set(group, new PluginShare({ group, processes, pipeline, maxQueue, rssMb, idleMs, quietMs, niceness, maxAnswerBytes: config.server.maxAnswerBytes, config: section, launch, logger }));
     }
     if (this.shares.size > 0) {
       let last = performance.now();

@@ -1,11 +1,16 @@
 /**
- * One contained plugin's share: up to `processes` processes of its own, one request each at a time,
- * behind a bounded queue (the pool's JobGate: a request beyond it is 503 `server_busy` at once).
+ * One contained plugin's share: up to `processes` processes of its own, behind a bounded queue (the
+ * pool's JobGate: a request beyond it is 503 `server_busy` at once). A process runs one request at a
+ * time; once every process is started and busy, each may hold up to `pipeline` requests, sent
+ * ahead and run in the order sent, so that the requests that arrive together cross to it in one
+ * write and their answers come back together (a process that holds a large request holds no other).
  * Each request has its deadline, counted from its arrival (queue included) but not while its
- * process boots; past it the process is ended, whatever it started with it, and the next request
- * gets a new one. A process that ends on its own (an exit, a crash, a kill by the plugin itself)
- * or over its memory cap costs only its own request (502 `plugin_crashed`); after two such ends in a
- * row the share waits before it starts another, doubling the pause up to a cap, and answers 503
+ * process boots; past it the process is ended if it is running that request, whatever it started
+ * with it, and the requests it held behind it go to a new one; a request whose deadline passes while
+ * it waits in a process is answered at once and skipped by the process when its turn comes. A
+ * process that ends on its own (an exit, a crash, a kill by the plugin itself) or over its memory
+ * cap costs only the request it was running (502 `plugin_crashed`); after two such ends in a row the
+ * share waits before it starts another, doubling the pause up to a cap, and answers 503
  * `plugin_unavailable` meanwhile, so a plugin that keeps dying costs no CPU in a loop.
  */
 import { ServerBusyError, WorkerJobError } from '@toolshed/plugin-sdk';
@@ -16,6 +21,7 @@ import { JobGate } from '../pool/job-gate.js';
 import type { Frame } from './frames.js';
 import type { Launch } from './launch.js';
 import { PluginProcess, type EndCause } from './plugin-process.js';
+import { monotonicMs } from './protocol.js';
 import { describeEnd, pluginCrashed, PluginUnavailableError } from './refusals.js';
 import { refusalOf } from './refusal-check.js';
 
@@ -26,10 +32,17 @@ export const FIRST_PAUSE_MS = 500;
 export const MAX_PAUSE_MS = 30_000;
 /** Ends in a row after which the log says, once, that the plugin keeps failing. */
 const KEEPS_FAILING = 5;
+/**
+ * How long a process may take to skip a request given up on once its turn comes (it answers
+ * `skipped` at once) before the service takes it that the process is running it anyway, and ends it.
+ */
+export const OVERDUE_GRACE_MS = 100;
 
 export interface ShareOptions {
   readonly group: string;
   readonly processes: number;
+  /** Requests one process may hold at once, the first running and the rest sent ahead (1: one at a time). */
+  readonly pipeline: number;
   readonly maxQueue: number;
   /** Resident-memory cap of each process in MiB. */
   readonly rssMb: number;
@@ -83,6 +96,9 @@ interface Job {
   /** performance.now() past which the job is given up; moved later by its process's boot time. */
   deadline: number;
   boundAt?: number;
+  /** Its run was sent to its process. */
+  sent: boolean;
+  /** When it became the oldest request its process has not answered: the one it runs. */
   startedAt?: number;
   timer?: NodeJS.Timeout;
   /** Handed a slot by the gate (counted as running). */
@@ -98,8 +114,14 @@ interface Job {
 interface Slot {
   readonly process: PluginProcess;
   ready: boolean;
-  job?: Job;
+  /**
+   * Its requests in the order bound: the first is the one it runs, the others wait in it. One
+   * answered already (a timeout, its client gone) stays until the process answers or skips it.
+   */
+  readonly jobs: Job[];
   idle?: NodeJS.Timeout;
+  /** Ends the process when it runs a request given up on (OVERDUE_GRACE_MS). */
+  overdue?: NodeJS.Timeout;
   /** performance.now() past which an idle process must not compute: its last request's deadline. */
   quietAt: number;
   /** Its CPU time at the last watch, and the CPU time it used in each of the last watches while it should be quiet. */
@@ -126,7 +148,8 @@ export class PluginShare {
   private readonly ends: Record<string, number> = {};
 
   constructor(readonly options: ShareOptions) {
-    this.gate = new JobGate(options.processes, options.maxQueue);
+    // Requests sent ahead count as waiting: the share admits processes + maxQueue requests, pipelined or not.
+    this.gate = new JobGate(options.processes, options.maxQueue, options.processes * (options.pipeline - 1));
   }
 
   /** Runs `operation` on `body` (JSON the service checked) and resolves to the answer's JSON bytes, unchecked. */
@@ -135,7 +158,7 @@ export class PluginShare {
       const { group, logger, processes, maxQueue } = this.options;
       if (this.closed || options.signal?.aborted === true) return reject(new WorkerJobError('aborted'));
       const waitMs = this.pausedUntil - performance.now();
-      if (waitMs > 0 && !this.hasFreeProcess()) return reject(new PluginUnavailableError(group, this.failures, waitMs));
+      if (waitMs > 0 && !this.hasRoom()) return reject(new PluginUnavailableError(group, this.failures, waitMs));
       const bulk = options.bulk === true;
       if (!this.gate.admits(bulk)) {
         this.counters.refused++;
@@ -150,6 +173,7 @@ export class PluginShare {
         budgetMs: options.deadlineMs,
         requestId: options.requestId ?? '',
         deadline: performance.now() + options.deadlineMs,
+        sent: false,
         holding: false,
         signal: options.signal,
         onAbort: () => this.abandon(job),
@@ -193,7 +217,7 @@ export class PluginShare {
         slot.process.end({ kind: 'memory', rssMb, capMb });
         continue;
       }
-      if (slot.job !== undefined || now < slot.quietAt) {
+      if (slot.jobs.length > 0 || now < slot.quietAt) {
         slot.cpuMs = undefined;
         slot.quietUse = [];
         continue;
@@ -214,43 +238,58 @@ export class PluginShare {
     for (const job of this.gate.drain()) this.settle(job, new WorkerJobError('aborted'));
     const slots = [...this.slots];
     for (const slot of slots) {
-      if (slot.job !== undefined) this.settle(slot.job, new WorkerJobError('aborted'));
+      for (const job of slot.jobs) this.settle(job, new WorkerJobError('aborted'));
       slot.process.end({ kind: 'closing' });
     }
     await Promise.all(slots.map((slot) => slot.process.gone));
   }
 
-  private hasFreeProcess(): boolean {
-    return this.freeSlot() !== undefined;
+  /** True when a small request could go to a process now. */
+  private hasRoom(): boolean {
+    return typeof this.placeFor({ bulk: false }) === 'object';
   }
 
-  /** A process without a request, a ready one first; undefined when all are busy. One being ended (idle, say) is not free: it would never send the request. */
-  private freeSlot(): Slot | undefined {
+  /**
+   * Where `job` can go now: a ready process without requests; one still booting without requests;
+   * a new process while the share has fewer than `processes`; else the ready process holding the
+   * fewest requests, if it holds fewer than `pipeline` and no large one (a large request is never
+   * sent ahead, nor anything behind one). A process being ended (idle, say) takes nothing: it would
+   * never send the request.
+   */
+  private placeFor(job: { readonly bulk: boolean }): Slot | 'start' | undefined {
+    const { processes, pipeline } = this.options;
     let booting: Slot | undefined;
+    let shortest: Slot | undefined;
     for (const slot of this.slots) {
-      if (slot.job !== undefined || slot.process.ending) continue;
-      if (slot.ready) return slot;
-      booting ??= slot;
+      if (slot.process.ending) continue;
+      const held = slot.jobs.length;
+      if (held === 0) {
+        if (slot.ready) return slot;
+        booting ??= slot;
+      } else if (slot.ready && held < pipeline && !slot.jobs.some((other) => other.bulk) && (shortest === undefined || held < shortest.jobs.length)) {
+        shortest = slot;
+      }
     }
-    return booting;
+    if (booting !== undefined) return booting;
+    if (this.slots.size < processes && this.pausedUntil <= performance.now()) return 'start';
+    return job.bulk ? undefined : shortest;
   }
 
-  /** Hands waiting jobs to processes while the gate lets them run and a process is free or may be started. */
+  /** Hands waiting jobs to processes while the gate lets them run and a process can take them. */
   private dispatch(): void {
     if (this.closed) return;
     while (this.gate.queued > 0) {
-      const free = this.freeSlot();
-      if (free === undefined && (this.slots.size >= this.options.processes || this.pausedUntil > performance.now())) return;
-      const job = this.gate.next();
+      const job = this.gate.next((waiting) => this.placeFor(waiting) !== undefined);
       if (job === undefined) return;
+      const place = this.placeFor(job)!;
       job.holding = true;
-      this.bind(job, free ?? this.start());
+      this.bind(job, place === 'start' ? this.start() : place);
     }
   }
 
   private bind(job: Job, slot: Slot): void {
     clearTimeout(slot.idle);
-    slot.job = job;
+    slot.jobs.push(job);
     job.slot = slot;
     if (slot.ready) return this.send(job, slot);
     // Booting the process and importing the plugin are not the job's time: its clock stops until the process is ready.
@@ -259,13 +298,18 @@ export class PluginShare {
   }
 
   private send(job: Job, slot: Slot): void {
-    job.startedAt = performance.now();
-    if (job.boundAt !== undefined) job.deadline += job.startedAt - job.boundAt;
-    // Whatever the request starts must be done by its deadline, answered or not.
-    slot.quietAt = job.deadline;
-    // Its timer from run() still stands unless it waited for a boot (its deadline moved, its timer was the start guard).
-    if (job.boundAt !== undefined) this.arm(job, 0);
-    slot.process.send({ kind: 'run', id: job.id, operation: job.operation }, job.body);
+    const now = performance.now();
+    if (job.boundAt !== undefined) {
+      job.deadline += now - job.boundAt;
+      job.boundAt = undefined;
+      // Its timer was the start guard: it is its deadline again, moved by the boot.
+      this.arm(job, 0);
+    }
+    job.sent = true;
+    if (slot.jobs[0] === job) job.startedAt = now;
+    // Whatever the requests it holds start must be done by the last of their deadlines, answered or not.
+    slot.quietAt = slot.jobs.length === 1 ? job.deadline : Math.max(slot.quietAt, job.deadline);
+    slot.process.send({ kind: 'run', id: job.id, operation: job.operation, deadline: monotonicMs() + (job.deadline - now) }, job.body);
   }
 
   /** A new process; the share's config goes to it first. */
@@ -277,19 +321,19 @@ export class PluginShare {
       frame: (frame) => this.heard(made.slot!, frame),
       ended: (cause) => this.ended(made.slot!, cause),
     });
-    const slot: Slot = (made.slot = { process, ready: false, quietAt: Number.POSITIVE_INFINITY, quietUse: [] });
+    const slot: Slot = (made.slot = { process, ready: false, jobs: [], quietAt: Number.POSITIVE_INFINITY, quietUse: [] });
     this.slots.add(slot);
     process.send({ kind: 'init', maxAnswerBytes }, Buffer.from(JSON.stringify(config ?? null)));
     return slot;
   }
 
   private heard(slot: Slot, { header, payload }: Frame): void {
-    const job = slot.job;
     if (header.kind === 'ready' && !slot.ready) {
       slot.ready = true;
       slot.quietAt = performance.now() + this.options.quietMs;
-      if (job !== undefined) this.send(job, slot);
-      else this.idle(slot);
+      for (const job of slot.jobs) this.send(job, slot);
+      if (slot.jobs.length === 0) this.idle(slot);
+      else this.dispatch();
       return;
     }
     if (header.kind === 'load-failed') {
@@ -297,33 +341,42 @@ export class PluginShare {
       this.options.logger.error({ plugin: this.options.group, pid: slot.process.pid, message }, 'plugin failed to load in its process');
       return;
     }
-    // Anything else must answer the one request the process has, once.
-    if (job === undefined || job.startedAt === undefined || header.id !== job.id) {
+    // Anything else must answer the oldest request the process holds, once.
+    const job = slot.jobs[0];
+    if (job === undefined || !job.sent || header.id !== job.id) {
       slot.process.end({ kind: 'protocol', problem: `an unexpected ${String(header.kind).slice(0, 20)} message` });
       return;
     }
     this.failures = 0;
     if (header.kind === 'answer') {
-      this.counters.completed++;
+      if (!job.settled) this.counters.completed++;
       this.settle(job, undefined, payload);
     } else if (header.kind === 'refusal') this.settle(job, refusalOf(`${this.options.group}.${job.operation}`, header));
     else if (header.kind === 'too-large') this.settle(job, answerTooLarge(Number(header.bytes) || 0, this.options.maxAnswerBytes));
     else if (header.kind === 'failed') this.settle(job, failureOf(header));
+    // Its deadline passed by the process's reading of the clock before the service's timer fired: answered as that timer would.
+    else if (header.kind === 'skipped') this.timeUp(job);
     else return slot.process.end({ kind: 'protocol', problem: `an unknown ${String(header.kind).slice(0, 20)} message` });
     this.release(slot);
   }
 
-  /** The process's request is done: it serves the next, or waits idle (its idle timer is armed only then, not between two requests). */
+  /** The process's oldest request is done: the next it holds is now the one it runs; it takes more, or waits idle (its idle timer is armed only then). */
   private release(slot: Slot): void {
-    const job = slot.job;
-    slot.job = undefined;
-    if (job !== undefined) this.free(job);
+    const done = slot.jobs.shift();
+    if (done !== undefined) this.free(done);
+    clearTimeout(slot.overdue);
+    const next = slot.jobs[0];
+    if (next !== undefined) {
+      next.startedAt = performance.now();
+      // Given up on while it waited: the process skips it at once; if it runs it instead, it is ended.
+      if (next.settled) slot.overdue = setTimeout(() => slot.jobs[0] === next && slot.process.end({ kind: 'deadline' }), OVERDUE_GRACE_MS);
+    }
     this.dispatch();
     if (!this.closed && !slot.process.ending) this.idle(slot);
   }
 
   private idle(slot: Slot): void {
-    if (slot.job !== undefined) return;
+    if (slot.jobs.length > 0) return;
     clearTimeout(slot.idle);
     slot.idle = setTimeout(() => slot.process.end({ kind: 'idle' }), this.options.idleMs);
     slot.idle.unref();
@@ -340,14 +393,27 @@ export class PluginShare {
   private ended(slot: Slot, cause: EndCause): void {
     this.slots.delete(slot);
     clearTimeout(slot.idle);
+    clearTimeout(slot.overdue);
     const { group } = this.options;
     this.ends[cause.kind] = (this.ends[cause.kind] ?? 0) + 1;
-    const job = slot.job;
-    slot.job = undefined;
-    if (job !== undefined) {
-      this.settle(job, pluginCrashed(group, cause));
-      this.free(job);
+    const [running, ...waiting] = slot.jobs.splice(0);
+    if (running !== undefined) {
+      this.settle(running, pluginCrashed(group, cause));
+      this.free(running);
     }
+    // Those it held behind the one it ran had not started: a new process runs them, their deadlines unchanged.
+    const again: Job[] = [];
+    for (const job of waiting) {
+      if (job.settled) this.free(job);
+      else again.push(job);
+    }
+    for (const job of again) {
+      job.holding = false;
+      job.slot = undefined;
+      job.sent = false;
+      job.startedAt = undefined;
+    }
+    this.gate.requeue(again);
     // Ends the service chose for one request (its deadline, its client gone) or for the share say nothing about the plugin.
     if (cause.kind === 'exited' || cause.kind === 'memory' || cause.kind === 'protocol' || cause.kind === 'start-timeout' || cause.kind === 'busy-idle') {
       if (!this.closed) this.failed(slot, cause);
@@ -363,7 +429,7 @@ export class PluginShare {
     this.pausedUntil = performance.now() + pauseMs;
     logger.warn({ plugin: group, pid: slot.process.pid, cause: describeEnd(cause), failures: this.failures, pauseMs }, 'plugin process ended');
     if (this.failures === KEEPS_FAILING) logger.error({ plugin: group, failures: this.failures }, 'plugin keeps failing');
-    if (pauseMs === 0 || this.hasFreeProcess()) return;
+    if (pauseMs === 0 || this.hasRoom()) return;
     // Nothing can run them before the pause ends: they are told now, not at their deadlines.
     for (const waiting of this.gate.drain()) this.settle(waiting, new PluginUnavailableError(group, this.failures, pauseMs));
   }
@@ -373,39 +439,48 @@ export class PluginShare {
     job.timer = setTimeout(() => this.expire(job), Math.max(0, job.deadline - performance.now()) + graceMs);
   }
 
-  /** The job's time is up: waiting, it leaves the queue; booting, its process is given up; running, its process is ended. */
+  /**
+   * The job's time is up: waiting, it leaves the queue; booting, its process is given up; running,
+   * its process is ended; sent ahead, it is answered now and its process skips it.
+   */
   private expire(job: Job): void {
     if (job.settled) return;
     const slot = job.slot;
-    if (slot !== undefined && job.startedAt === undefined) {
+    if (slot !== undefined && !job.sent) {
       slot.process.end({ kind: 'start-timeout' });
       return;
     }
+    this.timeUp(job);
+    if (slot === undefined) this.gate.remove(job);
+    else if (slot.jobs[0] === job) slot.process.end({ kind: 'deadline' });
+  }
+
+  /** Answers a job whose time is up: 503 when most of it went waiting for a process (the share's shortage, not the plugin's loop), else 504. */
+  private timeUp(job: Job): void {
+    if (job.settled) return;
     const ranMs = job.startedAt === undefined ? 0 : performance.now() - job.startedAt;
     const { group, logger, processes, maxQueue } = this.options;
     if (ranMs < job.budgetMs / 2) {
-      // Most of its time went waiting for a process: the share's shortage, not the plugin's loop.
       logger.warn({ plugin: group, operation: `${group}.${job.operation}`, requestId: job.requestId, reason: 'waited past half its deadline', processes, maxQueue }, 'plugin processes busy');
       this.settle(job, new ServerBusyError('The request spent most of its time waiting for the plugin; retry shortly'));
     } else {
       this.counters.timeouts++;
       this.settle(job, operationTimeout(`${group}.${job.operation}`, job.budgetMs));
     }
-    if (slot === undefined) this.gate.remove(job);
-    else slot.process.end({ kind: 'deadline' });
   }
 
-  /** The client went away: a waiting job leaves the queue, a booting one its process, a running one's process is ended. */
+  /** The client went away: a waiting job leaves the queue, a booting one its process, a running one's process is ended, one sent ahead is cancelled. */
   private abandon(job: Job): void {
     if (job.settled) return;
     this.settle(job, operationTimeout(`${this.options.group}.${job.operation}`, job.budgetMs));
     const slot = job.slot;
     if (slot === undefined) this.gate.remove(job);
-    else if (job.startedAt === undefined) {
-      slot.job = undefined;
+    else if (!job.sent) {
+      slot.jobs.splice(slot.jobs.indexOf(job), 1);
       this.free(job);
       this.idle(slot);
-    } else slot.process.end({ kind: 'aborted' });
+    } else if (slot.jobs[0] === job) slot.process.end({ kind: 'aborted' });
+    else slot.process.send({ kind: 'cancel', id: job.id });
   }
 
   private settle(job: Job, error: Error | undefined, bytes?: Uint8Array): void {

@@ -1,8 +1,9 @@
 /**
  * What the service and a contained plugin's process say to each other, frame by frame
- * (frames.ts). The service sends `init` once (the plugin's configuration section), then one `run`
- * at a time; the process says `ready` once its module is imported and warmed, then answers each
- * `run` with exactly one `answer`, `refusal`, `failed` or `too-large` for its id. A probe process
+ * (frames.ts). The service sends `init` once (the plugin's configuration section), then up to
+ * `plugins.workers.pipeline` `run`s at a time; the process says `ready` once its module is imported
+ * and warmed, then runs them one after another in the order sent and answers each with exactly one
+ * `answer`, `refusal`, `failed`, `too-large` or `skipped` for its id, in that order. A probe process
  * (the manifest, at start-up) sends one `manifest`, `problems` or `import-failed` and ends.
  * Everything the process sends is a claim the service checks: it parses the answer and checks it
  * against the response schema in its own code, and rebuilds a refusal from plain fields.
@@ -19,10 +20,26 @@ export interface RunHeader {
   readonly kind: 'run';
   readonly id: number;
   readonly operation: string;
+  /**
+   * The request's deadline on the system's monotonic clock ({@link monotonicMs}), which every
+   * process of the machine reads alike: a run whose turn comes after it is skipped, not started.
+   */
+  readonly deadline: number;
+}
+
+/** `cancel`: nobody waits for run `id` any more (its client left); skipped if it has not started. */
+export interface CancelHeader {
+  readonly kind: 'cancel';
+  readonly id: number;
 }
 
 /** What the service sends. */
-export type ServiceHeader = InitHeader | RunHeader;
+export type ServiceHeader = InitHeader | RunHeader | CancelHeader;
+
+/** Milliseconds on the system's monotonic clock (CLOCK_MONOTONIC on Linux), the same in every process of the machine, unlike performance.now(). */
+export const monotonicMs = (): number => Number(clock()) / 1e6;
+// Kept before a plugin's process imports the plugin, which may replace process.hrtime for its own ends.
+const clock = process.hrtime.bigint;
 
 /** What a plugin's process sends while it serves; `answer`'s payload is the handler's result as JSON. */
 export type ServingHeader =
@@ -31,6 +48,8 @@ export type ServingHeader =
   | { readonly kind: 'refusal'; readonly id: number; readonly status: number; readonly code: string; readonly message: string; readonly details?: unknown }
   | { readonly kind: 'failed'; readonly id: number; readonly errorName: string; readonly frames: readonly string[] }
   | { readonly kind: 'too-large'; readonly id: number; readonly bytes: number }
+  /** Not started: its deadline had passed when its turn came, or it was cancelled. */
+  | { readonly kind: 'skipped'; readonly id: number }
   | { readonly kind: 'load-failed'; readonly message: string };
 
 /** What a probe process sends: `manifest`'s payload is the manifest without its functions, serialized with node:v8 (a structured clone). */

@@ -15,10 +15,13 @@ export class JobGate<Job extends { readonly bulk: boolean }> {
   /**
    * @param threads threads jobs may hold at once.
    * @param maxQueue jobs that may wait; one more is refused at once.
+   * @param ahead jobs beyond `threads` that may be handed on to wait at a busy thread (a plugin
+   *   process's pipeline); they count as waiting, so the gate admits no more than without them.
    */
   constructor(
     readonly threads: number,
     readonly maxQueue: number,
+    readonly ahead = 0,
   ) {}
 
   /** Threads bulk jobs may hold at once: max(1, threads − 1). */
@@ -42,7 +45,7 @@ export class JobGate<Job extends { readonly bulk: boolean }> {
   /** False when a new job of this lane would have to wait and its queue is full. */
   admits(bulk: boolean): boolean {
     const threadFree = this.running < this.threads;
-    if (!bulk) return threadFree || this.waiting.length < this.maxQueue;
+    if (!bulk) return threadFree || this.waiting.length + this.running - this.threads < this.maxQueue;
     if (threadFree && this.bulkMayRun()) return true;
     return this.bulkQueued < this.bulkMaxQueue;
   }
@@ -53,12 +56,13 @@ export class JobGate<Job extends { readonly bulk: boolean }> {
 
   /**
    * The job to hand on now, counted as running, or undefined when no thread is free or every waiting
-   * job is bulk while bulk jobs hold their share. Oldest first, skipping bulk jobs that may not run.
+   * job is bulk while bulk jobs hold their share. Oldest first, skipping bulk jobs that may not run
+   * and jobs `placeable` says have nowhere to go now.
    */
-  next(): Job | undefined {
-    if (this.running >= this.threads) return undefined;
+  next(placeable: (job: Job) => boolean = () => true): Job | undefined {
+    if (this.running >= this.threads + this.ahead) return undefined;
     const bulkMayRun = this.bulkMayRun();
-    const index = this.waiting.findIndex((job) => bulkMayRun || !job.bulk);
+    const index = this.waiting.findIndex((job) => (bulkMayRun || !job.bulk) && placeable(job));
     if (index === -1) return undefined;
     const [job] = this.waiting.splice(index, 1) as [Job];
     this.running++;
@@ -78,6 +82,12 @@ export class JobGate<Job extends { readonly bulk: boolean }> {
   finished(job: Job): void {
     this.running--;
     if (job.bulk) this.bulkRunning--;
+  }
+
+  /** Jobs handed on that must wait again (their thread went away before starting them): first in the queue, in their order. */
+  requeue(jobs: readonly Job[]): void {
+    for (const job of jobs) this.finished(job);
+    this.waiting.unshift(...jobs);
   }
 
   /** Empties the queue and returns what waited. */
