@@ -92,6 +92,25 @@ describe('a contained plugin whose process is busy', { timeout: 120_000 }, () =>
     assert.equal(share().ends.deadline, ends + 1);
   });
 
+  it('answers 502 only to the request its process ran when it exits; a new process runs those sent ahead behind it', async () => {
+    settled = [];
+    const exits = share().ends.exited ?? 0;
+    const ending = call('exit', { label: 'exit', ms: 1000 });
+    await until(() => share().running === 1, 'the exit runs');
+    const stamps = ['a', 'b'].map((label) => call('stamp', { label }));
+    await until(() => share().running === 3, 'two requests sent ahead');
+    assert.deepEqual(await ending, { refused: { status: 502, code: 'plugin_crashed' } });
+    const answers = (await Promise.all(stamps)).map(ran);
+    assert.deepEqual(
+      answers.map(({ label, order }) => [label, order]),
+      [
+        ['a', 0],
+        ['b', 1],
+      ],
+    );
+    assert.equal(share().ends.exited, exits + 1);
+  });
+
   it('answers a request whose deadline passes while it waits in the process at once (503), and the process skips it: never run, the process kept', async () => {
     const ends = { ...share().ends };
     const { outcome: first } = await holding('first', 1500);
