@@ -15,24 +15,55 @@ async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
+/** A share of `processes` processes of the protocol ignorer, each holding up to 4 requests. */
+function ignorerShare(processes: number): PluginShare {
+  return new PluginShare({
+    group: 'ignorer',
+    processes,
+    pipeline: 4,
+    maxQueue: 8,
+    rssMb: 1024,
+    idleMs: 60_000,
+    quietMs: 60_000,
+    niceness: 0,
+    maxAnswerBytes: 1024,
+    config: null,
+    launch: { command: process.execPath, args: [ignorer], env: {}, cwd: fileURLToPath(new URL('.', import.meta.url)) },
+    logger: createLogger('silent'),
+  });
+}
+
+/** The process id a `wait` answered from. */
+const pidOf = (answer: Uint8Array): number => (JSON.parse(new TextDecoder().decode(answer)) as { pid: number }).pid;
+
+describe('a plugin share of two processes', { timeout: 60_000 }, () => {
+  it('starts its second process before it sends anything ahead, then sends each request to the process holding fewest', async () => {
+    const share = ignorerShare(2);
+    try {
+      // One process ready and busy: the next request starts the other rather than wait in this one.
+      await share.run('wait', json({ ms: 0 }), { deadlineMs: 5000 });
+      const first = share.run('wait', json({ ms: 400 }), { deadlineMs: 5000 });
+      await until(() => share.stats().running === 1);
+      const second = share.run('wait', json({ ms: 0 }), { deadlineMs: 5000 });
+      const [a, b] = (await Promise.all([first, second])).map(pidOf);
+      assert.notEqual(a, b, 'the second request started the second process rather than wait in the first');
+      // Both ready: one busy request each, then two more, one sent ahead to each.
+      const busy = [share.run('wait', json({ ms: 400 }), { deadlineMs: 5000 }), share.run('wait', json({ ms: 400 }), { deadlineMs: 5000 })];
+      await until(() => share.stats().running === 2);
+      const ahead = [share.run('wait', json({ ms: 0 }), { deadlineMs: 5000 }), share.run('wait', json({ ms: 0 }), { deadlineMs: 5000 })];
+      const [c, d, e, f] = (await Promise.all([...busy, ...ahead])).map(pidOf);
+      assert.deepEqual([new Set([c, d]), new Set([e, f])], [new Set([a, b]), new Set([a, b])], 'one of each pair to each process');
+    } finally {
+      await share.close();
+    }
+  });
+});
+
 describe('a plugin share sending requests ahead to a busy process', { timeout: 60_000 }, () => {
   let share: PluginShare;
   const stats = (): ShareStats => share.stats();
   before(async () => {
-    share = new PluginShare({
-      group: 'ignorer',
-      processes: 1,
-      pipeline: 4,
-      maxQueue: 4,
-      rssMb: 1024,
-      idleMs: 60_000,
-      quietMs: 60_000,
-      niceness: 0,
-      maxAnswerBytes: 1024,
-      config: null,
-      launch: { command: process.execPath, args: [ignorer], env: {}, cwd: fileURLToPath(new URL('.', import.meta.url)) },
-      logger: createLogger('silent'),
-    });
+    share = ignorerShare(1);
     // The process booted and ready, so that what follows is sent to it at once.
     await share.run('wait', json({ ms: 0 }), { deadlineMs: 5000 });
   });
