@@ -96,8 +96,6 @@ interface Job {
   /** performance.now() past which the job is given up; moved later by its process's boot time. */
   deadline: number;
   boundAt?: number;
-  /** Its run was sent to its process. */
-  sent: boolean;
   /** When it became the oldest request its process has not answered: the one it runs. */
   startedAt?: number;
   timer?: NodeJS.Timeout;
@@ -115,8 +113,9 @@ interface Slot {
   readonly process: PluginProcess;
   ready: boolean;
   /**
-   * Its requests in the order bound: the first is the one it runs, the others wait in it. One
-   * answered already (a timeout, its client gone) stays until the process answers or skips it.
+   * Its requests in the order bound: the first is the one it runs, the others wait in it; all sent
+   * once it is ready (a booting process holds one). One answered already (a timeout, its client
+   * gone) stays until the process answers or skips it.
    */
   readonly jobs: Job[];
   idle?: NodeJS.Timeout;
@@ -173,7 +172,6 @@ export class PluginShare {
         budgetMs: options.deadlineMs,
         requestId: options.requestId ?? '',
         deadline: performance.now() + options.deadlineMs,
-        sent: false,
         holding: false,
         signal: options.signal,
         onAbort: () => this.abandon(job),
@@ -279,9 +277,10 @@ export class PluginShare {
   private dispatch(): void {
     if (this.closed) return;
     while (this.gate.queued > 0) {
-      const job = this.gate.next((waiting) => this.placeFor(waiting) !== undefined);
-      if (job === undefined) return;
-      const place = this.placeFor(job)!;
+      // The gate asks of each waiting job in turn and takes the first with a place: that job's place is the last asked for.
+      let place: Slot | 'start' | undefined;
+      const job = this.gate.next((waiting) => (place = this.placeFor(waiting)) !== undefined);
+      if (job === undefined || place === undefined) return;
       job.holding = true;
       this.bind(job, place === 'start' ? this.start() : place);
     }
@@ -305,7 +304,6 @@ export class PluginShare {
       // Its timer was the start guard: it is its deadline again, moved by the boot.
       this.arm(job, 0);
     }
-    job.sent = true;
     if (slot.jobs[0] === job) job.startedAt = now;
     // Whatever the requests it holds start must be done by the last of their deadlines, answered or not.
     slot.quietAt = slot.jobs.length === 1 ? job.deadline : Math.max(slot.quietAt, job.deadline);
@@ -343,7 +341,7 @@ export class PluginShare {
     }
     // Anything else must answer the oldest request the process holds, once.
     const job = slot.jobs[0];
-    if (job === undefined || !job.sent || header.id !== job.id) {
+    if (job === undefined || !slot.ready || header.id !== job.id) {
       slot.process.end({ kind: 'protocol', problem: `an unexpected ${String(header.kind).slice(0, 20)} message` });
       return;
     }
@@ -404,14 +402,14 @@ export class PluginShare {
     // Those it held behind the one it ran had not started: a new process runs them, their deadlines unchanged.
     const again: Job[] = [];
     for (const job of waiting) {
-      if (job.settled) this.free(job);
-      else again.push(job);
-    }
-    for (const job of again) {
+      if (job.settled) {
+        this.free(job);
+        continue;
+      }
       job.holding = false;
       job.slot = undefined;
-      job.sent = false;
       job.startedAt = undefined;
+      again.push(job);
     }
     this.gate.requeue(again);
     // Ends the service chose for one request (its deadline, its client gone) or for the share say nothing about the plugin.
@@ -446,7 +444,7 @@ export class PluginShare {
   private expire(job: Job): void {
     if (job.settled) return;
     const slot = job.slot;
-    if (slot !== undefined && !job.sent) {
+    if (slot !== undefined && !slot.ready) {
       slot.process.end({ kind: 'start-timeout' });
       return;
     }
@@ -475,7 +473,7 @@ export class PluginShare {
     this.settle(job, operationTimeout(`${this.options.group}.${job.operation}`, job.budgetMs));
     const slot = job.slot;
     if (slot === undefined) this.gate.remove(job);
-    else if (!job.sent) {
+    else if (!slot.ready) {
       slot.jobs.splice(slot.jobs.indexOf(job), 1);
       this.free(job);
       this.idle(slot);

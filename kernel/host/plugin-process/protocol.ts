@@ -36,10 +36,10 @@ export interface CancelHeader {
 /** What the service sends. */
 export type ServiceHeader = InitHeader | RunHeader | CancelHeader;
 
-/** Milliseconds on the system's monotonic clock (CLOCK_MONOTONIC on Linux), the same in every process of the machine, unlike performance.now(). */
-export const monotonicMs = (): number => Number(clock()) / 1e6;
 // Kept before a plugin's process imports the plugin, which may replace process.hrtime for its own ends.
 const clock = process.hrtime.bigint;
+/** Milliseconds on the system's monotonic clock (CLOCK_MONOTONIC on Linux), the same in every process of the machine, unlike performance.now(). */
+export const monotonicMs = (): number => Number(clock()) / 1e6;
 
 /** What a plugin's process sends while it serves; `answer`'s payload is the handler's result as JSON. */
 export type ServingHeader =
