@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createMemoryHitStore, GenerationMap } from '../kernel/http/rate-limit/memory-store.js';
+import { compactKey, createMemoryHitStore, GenerationWindows } from '../kernel/http/rate-limit/memory-store.js';
 
 describe('memory rate-limit store', () => {
   it('takes a run\'s extra cost only when all of it fits, and counts nothing when it does not', async () => {
@@ -18,30 +18,58 @@ describe('memory rate-limit store', () => {
     await store.close();
   });
 
-  it('keeps an entry through one rotation and forgets it at the second, whole', () => {
-    const db = new GenerationMap<string, number>();
-    assert.ok(db instanceof Map);
-    db.set('a', 1);
-    assert.equal(db.get('a'), 1);
-    db.rotate();
-    // Written one window ago: its own window may still run, so it is still found.
-    assert.equal(db.get('a'), 1);
-    assert.equal(db.has('a'), true);
-    db.set('b', 2);
-    db.rotate();
-    assert.equal(db.has('a'), false, 'two windows old: gone');
-    assert.equal(db.get('b'), 2);
-    assert.equal(db.size, 1);
-    assert.equal(db.delete('b'), true);
-    assert.equal(db.size, 0);
+  it('keeps a window through one rotation and forgets it at the second, whole', () => {
+    const windows = new GenerationWindows();
+    const now = 1_000_000;
+    assert.equal(windows.hit('ip:10.0.0.1', 5, 600_000, now).remaining, 4);
+    windows.rotate();
+    // Written one window ago: its own window may still run, so it is still counted.
+    assert.equal(windows.hit('ip:10.0.0.1', 5, 600_000, now + 1).remaining, 3);
+    assert.equal(windows.size, 2, 'read from the previous generation, written into the current one');
+    windows.rotate();
+    assert.equal(windows.size, 1, 'the older generation is dropped whole');
+    assert.equal(windows.hit('ip:10.0.0.1', 5, 600_000, now + 2).remaining, 2, 'rewritten last window: kept');
+    windows.hit('key:b', 5, 600_000, now);
+    windows.rotate();
+    windows.rotate();
+    assert.equal(windows.size, 0);
+    assert.equal(windows.hit('key:b', 5, 600_000, now + 3).remaining, 4, 'two windows old: gone, a new window');
+  });
+
+  it('starts a new window once the running one has ended, in either generation', () => {
+    const windows = new GenerationWindows();
+    windows.hit('ip:1', 2, 1000, 0);
+    windows.hit('ip:1', 2, 1000, 500);
+    assert.equal(windows.hit('ip:1', 2, 1000, 999).admitted, false);
+    const fresh = windows.hit('ip:1', 2, 1000, 1000);
+    assert.deepEqual([fresh.admitted, fresh.remaining, fresh.resetMs], [true, 1, 1000]);
+    windows.rotate();
+    assert.equal(windows.hit('ip:1', 2, 1000, 2000).remaining, 1, 'ended in the previous generation: a new window');
   });
 
   it('costs the same per request at any number of clients: rotation drops 200,000 entries at once', () => {
-    const db = new GenerationMap<string, { reset: number }>();
-    for (let client = 0; client < 200_000; client++) db.set(`ip:${client}`, { reset: client });
-    db.rotate();
-    db.rotate();
-    assert.equal(db.size, 0);
+    const windows = new GenerationWindows();
+    for (let client = 0; client < 200_000; client++) windows.hit(`ip:10.${client >> 16}.${(client >> 8) & 255}.${client & 255}`, 30, 60_000, 0);
+    assert.equal(windows.size, 200_000);
+    windows.rotate();
+    windows.rotate();
+    assert.equal(windows.size, 0);
+  });
+
+  it('counts an IPv4 client under its address as a number, and every other key as it is', () => {
+    assert.equal(compactKey('ip:10.0.0.1'), 0x0a000001);
+    assert.equal(compactKey('ip:255.255.255.255'), -1, 'a 32-bit integer: one number per address');
+    assert.equal(compactKey('ip:0.0.0.0'), 0);
+    assert.equal(compactKey('ip:192.168.1.20'), (192 << 24) | (168 << 16) | (1 << 8) | 20);
+    // Not a canonical dotted quad: counted under its text, never merged with an address.
+    for (const key of ['ip:010.0.0.1', 'ip:10.0.0.256', 'ip:10.0.0', 'ip:10.0.0.1.2', 'ip:10..0.1', 'ip:10.0.0.', 'ip:2001:db8::/64', 'key:10.0.0.1', 'ip:a.b.c.d']) {
+      assert.equal(compactKey(key), key, key);
+    }
+    // Two clients, two counters: the number and the text never meet.
+    const windows = new GenerationWindows();
+    windows.hit('ip:10.0.0.1', 5, 60_000, 0);
+    assert.equal(windows.hit('ip:010.0.0.1', 5, 60_000, 0).remaining, 4);
+    assert.equal(windows.hit('ip:10.0.0.1', 5, 60_000, 0).remaining, 3);
   });
 
   it('counts hits per key in fixed windows: the 4th of max 3 is refused, another key is not', async () => {
