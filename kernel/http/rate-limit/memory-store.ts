@@ -12,6 +12,7 @@
  * loadtest's soak ran at a 300 MB heap beside them (docs/decisions.md "Rate limiting through a
  * small store").
  */
+import { randomBytes } from 'node:crypto';
 import { toHitResult, type HitResult, type HitStore } from './store.js';
 
 /** Where a key's window is in a generation's cells: `[count, endsAt]` at 2 × its slot. */
@@ -21,9 +22,16 @@ type Slot = number;
 type CompactKey = string | number;
 
 /**
- * `ip:a.b.c.d` as the 32-bit integer of its address (a small integer to V8: no object of its own),
- * anything else as it is. Only the canonical dotted quad (what clientKey gives) is turned, so two
- * spellings of one address cannot be two counters.
+ * An odd multiplier of this process: V8 hashes a small-integer key without a seed, so an address
+ * is multiplied by it (one to one, modulo 2^32) before it is a key, and no client can pick
+ * addresses that crowd one bucket of the Map. Strings are hashed with V8's own random seed.
+ */
+const SCRAMBLE = randomBytes(4).readInt32LE(0) | 1;
+
+/**
+ * `ip:a.b.c.d` as a 32-bit integer, its address times {@link SCRAMBLE} (a small integer to V8: no
+ * object of its own), anything else as it is. Only the canonical dotted quad (what clientKey
+ * gives) is turned, so two spellings of one address cannot be two counters.
  */
 export function compactKey(key: string): CompactKey {
   if (key.length < 10 || key.length > 18 || key.charCodeAt(0) !== 0x69 || key.charCodeAt(1) !== 0x70 || key.charCodeAt(2) !== 0x3a) return key;
@@ -45,7 +53,7 @@ export function compactKey(key: string): CompactKey {
     } else return key;
   }
   if (octet < 0 || dots !== 3) return key;
-  return (address << 8) | octet;
+  return Math.imul((address << 8) | octet, SCRAMBLE);
 }
 
 /** One generation: each key's slot, and every slot's count and window end. */
