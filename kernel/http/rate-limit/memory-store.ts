@@ -7,10 +7,8 @@
  *
  * Each client costs as little as it can, since one address is one entry and a busy service sees
  * hundreds of thousands: an IPv4 client's key is its address as a 32-bit integer, not a string,
- * and a window is two numbers in a typed array, not an object. 150,000 addresses held 26 MB of the
- * main heap as `Map<string, {count, endsAt}>`, and the heap V8 keeps grows with what is live: a
- * loadtest's soak ran at a 300 MB heap beside them (docs/decisions.md "Rate limiting through a
- * small store").
+ * and a window is two numbers in a typed array, not an object (the measurement is in
+ * docs/decisions.md "Rate limiting through a small store").
  */
 import { randomBytes } from 'node:crypto';
 import { toHitResult, type HitResult, type HitStore } from './store.js';
