@@ -131,6 +131,55 @@ describe('the host worker pool', () => {
     await failsWith(queued, 'aborted');
   });
 
+  /** Holds a thread with a small job until the returned function lets it go; its answer is the thread. */
+  function holdOne(workers: WorkerPool): { thread: Promise<number>; release(): void } {
+    const shared = new SharedArrayBuffer(4);
+    const thread = workers.run<number>(jobs, 'holdThread', [shared], { deadlineMs: 60_000 });
+    const release = (): void => {
+      Atomics.store(new Int32Array(shared), 0, 1);
+      Atomics.notify(new Int32Array(shared), 0);
+    };
+    return { thread, release };
+  }
+
+  it('runs bulk jobs on one thread, small jobs on another while both are free', async () => {
+    const workers = pool();
+    const small = { deadlineMs: 60_000 };
+    const bulk = { deadlineMs: 60_000, bulk: true };
+    // Two threads, both booted: one held while the other answers.
+    const held = holdOne(workers);
+    const second = await workers.run<number>(jobs, 'whichThread', [], small);
+    held.release();
+    assert.notEqual(await held.thread, second);
+    const bulkThread = await workers.run<number>(jobs, 'whichThread', [], bulk);
+    for (let round = 0; round < 4; round++) {
+      assert.notEqual(await workers.run<number>(jobs, 'whichThread', [], small), bulkThread, `round ${round}: a small job`);
+      assert.equal(await workers.run<number>(jobs, 'whichThread', [], bulk), bulkThread, `round ${round}: a bulk job`);
+    }
+  });
+
+  it('holds a bulk job back while its thread finishes a small job, though another thread is free', async () => {
+    const workers = pool();
+    const first = holdOne(workers);
+    const second = holdOne(workers);
+    first.release();
+    second.release();
+    const bulkThread = await workers.run<number>(jobs, 'whichThread', [], { deadlineMs: 60_000, bulk: true });
+    assert.ok([await first.thread, await second.thread].includes(bulkThread), 'two threads booted, the bulk job on one');
+    // Both threads held by small jobs (the first goes to the other thread, the second to the bulk thread); then the other let go.
+    const elsewhere = holdOne(workers);
+    const onBulkThread = holdOne(workers);
+    await until(() => workers.stats().running === 2, 'both small jobs running');
+    elsewhere.release();
+    assert.notEqual(await elsewhere.thread, bulkThread);
+    const waiting = workers.run<number>(jobs, 'whichThread', [], { deadlineMs: 60_000, bulk: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual([workers.stats().bulkQueued, workers.stats().running], [1, 1], 'the bulk job waits; the free thread stays free');
+    onBulkThread.release();
+    assert.equal(await onBulkThread.thread, bulkThread);
+    assert.equal(await waiting, bulkThread);
+  });
+
   it('keeps one worker for small jobs while bulk jobs wait in a short queue', async () => {
     const workers = pool({ workers: 2, maxQueue: 32 });
     const stop = new AbortController();

@@ -10,6 +10,7 @@
 import { Piscina } from 'piscina';
 import { ServerBusyError, ToolshedError, WorkerJobError, type RunInWorkerOptions } from '@toolshed/plugin-sdk';
 import { JobGate } from './job-gate.js';
+import { placed, ThreadChoice, type Placement } from './thread-choice.js';
 import { isJobStarted, type JobAnswer, type JobRequest, type PoolWorkerData } from './protocol.js';
 
 /** Sizing of a pool. */
@@ -56,7 +57,7 @@ export interface WorkerPoolStats {
 }
 
 /** One call of {@link WorkerPool.run}, from the call until the caller has its answer. */
-interface Job {
+interface Job extends Placement {
   readonly request: JobRequest;
   readonly transfer: readonly ArrayBuffer[];
   readonly bulk: boolean;
@@ -114,6 +115,7 @@ const START_GUARD_MS = 30_000;
 export class WorkerPool {
   private readonly piscina: Piscina;
   private readonly gate: JobGate<Job>;
+  private readonly threadChoice = new ThreadChoice();
   /**
    * Jobs handed to piscina: the ones a `started` message can name. At most one per thread, so a
    * search is short; not a Map, which kept each request's graph alive across scavenges
@@ -142,6 +144,7 @@ export class WorkerPool {
       // job's timers (or a nested pool's messages) would run only once the next task arrives.
       atomics: 'disabled',
       recordTiming: false,
+      loadBalancer: this.threadChoice.choose,
     });
     this.piscina.on('message', (message: unknown) => {
       if (isJobStarted(message)) this.started(message.toolshedJobStarted);
@@ -174,6 +177,7 @@ export class WorkerPool {
         resolve: resolve as (value: unknown) => void,
         reject,
       };
+      placed(job.request, job);
       options.signal?.addEventListener('abort', job.onAbort, { once: true });
       this.arm(job, 0);
       this.gate.enqueue(job);
@@ -204,7 +208,9 @@ export class WorkerPool {
 
   /** Hands queued jobs to piscina while the gate lets them run: piscina never queues one itself. */
   private dispatch(): void {
-    for (let job = this.gate.next(); job !== undefined; job = this.gate.next()) {
+    // A bulk job waits while its thread finishes a small job (thread-choice.ts says why).
+    const placeable = (job: Job): boolean => !job.bulk || !this.threadChoice.bulkThreadBusy(this.handed);
+    for (let job = this.gate.next(placeable); job !== undefined; job = this.gate.next(placeable)) {
       const handedOver = performance.now();
       job.handedOver = handedOver;
       this.handed.push(job);
