@@ -1,6 +1,7 @@
 /** The host as recipes and identify see it: its executor, the one way every front door runs an operation, and its answers. */
 export {
   answerOf,
+  answerOfParts,
   answerText,
   answerValue,
   ConfigError,

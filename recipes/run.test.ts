@@ -4,7 +4,7 @@ import { isToolshedError, type ToolshedError } from '@toolshed/plugin-sdk';
 import { fakeExecutor, type FakeExecutor } from './fake-executor.js';
 import { checkRecipeJob } from './check-job.js';
 import { runPlan, runRecipe } from './run.js';
-import { answerText, answerValue, jsonHere, type CompositeJson } from './executor.js';
+import { answerText, answerValue, jsonHere, type Answer, type CompositeJson, type Executor } from './executor.js';
 
 // A JWT built by hand: header {"alg":"HS256","typ":"JWT"}, payload {"sub":"42","exp":1700000000}.
 const header = Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url');
@@ -38,6 +38,18 @@ describe('running a recipe', () => {
     const { result } = answerValue(answer) as { result: { payload: unknown; header: unknown } };
     assert.deepEqual(result.payload, { sub: '42', exp: 1700000000 });
     assert.deepEqual(result.header, { alg: 'HS256', typ: 'JWT' });
+    assert.equal(answer.bytes, Buffer.byteLength(answerText(answer)));
+  });
+
+  it('keeps a long step answer in its outcome as the step gave it, not copied, and joins it only when read', async () => {
+    const text = 'x'.repeat(20_000);
+    const given: Answer[] = [];
+    const recording: Executor = { ...executor, run: async (request) => { const answer = await executor.run(request); given.push(answer); return answer; } };
+    const answer = await runRecipe(recording, { input: text, steps: [{ operation: 'base64/encode' }] });
+    assert.ok(given[0]!.body instanceof Uint8Array, 'a long answer is bytes');
+    assert.equal(answer.parts?.[1], given[0]!.body, 'the step\'s bytes themselves, between the frame\'s');
+    assert.deepEqual(answer.parts.map((part) => Buffer.from(part).toString()), ['{"result":', Buffer.from(given[0]!.body).toString(), '}']);
+    assert.deepEqual(answerValue(answer), { result: { base64: Buffer.from(text).toString('base64') } });
     assert.equal(answer.bytes, Buffer.byteLength(answerText(answer)));
   });
 

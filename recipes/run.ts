@@ -13,7 +13,7 @@
  */
 import { InputError, isToolshedError, ToolshedError } from '@toolshed/plugin-sdk';
 import { checkRecipe, type PlannedStep, type RecipePlan } from './check.js';
-import { answerOf, answerText, jsonHere, type Answer, type Caller, type CompositeJson, type Executor, type HeldAnswers, type OperationInfo } from './executor.js';
+import { answerOf, answerOfParts, answerText, jsonHere, type Answer, type Caller, type CompositeJson, type Executor, type HeldAnswers, type OperationInfo } from './executor.js';
 import { formatPointer, valueAt } from './pointer.js';
 import { DEFAULT_RECIPE_DEADLINE_MS, MAX_STEP_BODY_BYTES } from './schemas.js';
 
@@ -156,8 +156,9 @@ function dropReadBy(index: number, readers: readonly number[], kept: (Kept | und
 
 /**
  * `{"result": <last answer>}`, with `keep: all` every step's too: the answers' JSON texts put
- * together as they are, never parsed and written again; as bytes once any answer is bytes (a long
- * one, or one from the pool), so it is not decoded and encoded again either.
+ * together as they are, never parsed and written again; once any answer is bytes (a long one, or
+ * one from the pool), as parts around those bytes, so they are neither decoded and encoded again
+ * nor copied.
  */
 function outcome(plan: RecipePlan, answers: readonly Answer[]): Answer {
   const parts: (string | Answer)[] = ['{"result":', answers[answers.length - 1]!];
@@ -167,8 +168,8 @@ function outcome(plan: RecipePlan, answers: readonly Answer[]): Answer {
     parts.push(']');
   }
   parts.push('}');
-  if (answers.every((answer) => typeof answer.body === 'string')) return answerOf(parts.map((part) => (typeof part === 'string' ? part : answerText(part))).join(''), Number.POSITIVE_INFINITY);
-  return answerOf(Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : typeof part.body === 'string' ? Buffer.from(part.body) : part.body))), Number.POSITIVE_INFINITY);
+  if (answers.every((answer) => answer.parts === undefined && typeof answer.body === 'string')) return answerOf(parts.map((part) => (typeof part === 'string' ? part : answerText(part))).join(''), Number.POSITIVE_INFINITY);
+  return answerOfParts(parts.flatMap((part): readonly (string | Uint8Array)[] => (typeof part === 'string' ? [part] : (part.parts ?? [part.body]))));
 }
 
 /** Runs an already checked plan (identify runs its own recipes this way). */

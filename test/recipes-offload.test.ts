@@ -38,6 +38,8 @@ describe('a large recipe', () => {
     const { result } = answer.json as { result: { bytes: string; count: number } };
     assert.equal(result.count, 2000);
     assert.ok(result.bytes === Array.from({ length: 2000 }, () => '01111000').join(' '), 'each "x" written as its eight binary digits');
+    // Sent as the frame's parts around the step's bytes, with their length.
+    assert.equal(answer.headers['content-length'], String(Buffer.byteLength(answer.text)));
     assert.equal(completed() - before, 2, 'the check wrote the step body where it parsed the input: no job of its own to write it');
   });
 

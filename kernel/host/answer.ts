@@ -1,7 +1,8 @@
 /**
  * An operation's answer as every door receives it: its JSON, as produced (a string from the main
- * thread, UTF-8 bytes from a worker or for a long answer), with its UTF-8 size counted once. Doors
- * hand `body` on as it is; the text and the value are read only by those that need them.
+ * thread, UTF-8 bytes from a worker or for a long answer, or the parts of a recipe's), with its
+ * UTF-8 size counted once. Doors hand `body` (or its `parts`) on as it is; the text and the value
+ * are read only by those that need them.
  */
 import { UnprocessableError } from '@toolshed/plugin-sdk';
 import { jsonByteLength } from './json-length.js';
@@ -11,6 +12,34 @@ export interface Answer {
   readonly body: string | Uint8Array;
   /** Its size in UTF-8 bytes. */
   readonly bytes: number;
+  /**
+   * The same bytes in order, when the answer is put together from other answers (a recipe's):
+   * a door that writes parts writes these, and `body` joins them only when it is read.
+   */
+  readonly parts?: readonly Uint8Array[];
+}
+
+/**
+ * An answer made of `parts` (a recipe's frame around its steps' answers), not joined: a 33 MB
+ * step answer from the pool is sent as it came, where joining copied it once more on the main
+ * thread (the loadtest's amplifying recipe held two answers and two copies, 132 MB of buffers).
+ */
+class PartsAnswer implements Answer {
+  readonly bytes: number;
+  #body: Uint8Array | undefined;
+
+  constructor(readonly parts: readonly Uint8Array[]) {
+    this.bytes = parts.reduce((sum, part) => sum + part.byteLength, 0);
+  }
+
+  get body(): Uint8Array {
+    return (this.#body ??= Buffer.concat(this.parts, this.bytes));
+  }
+}
+
+/** `parts` (JSON texts and UTF-8 bytes, in order) as one answer, not joined: see {@link PartsAnswer}. */
+export function answerOfParts(parts: readonly (string | Uint8Array)[]): Answer {
+  return new PartsAnswer(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
 }
 
 /**

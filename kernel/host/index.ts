@@ -9,7 +9,7 @@
 export const API_VERSION = '1.0.0';
 
 export { parseAddressRange, type AddressRange } from './address-ranges.js';
-export { answerOf, answerText, answerValue, answerTooLarge, LONG_ANSWER_CHARS, type Answer } from './answer.js';
+export { answerOf, answerOfParts, answerText, answerValue, answerTooLarge, LONG_ANSWER_CHARS, type Answer } from './answer.js';
 export { ByteBudget } from './byte-budget.js';
 export type { HostExtensions } from './composite.js';
 export { jsonHere } from './composite-json.js';

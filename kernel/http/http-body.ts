@@ -5,6 +5,7 @@
  * given back once it is consumed. An answer takes its bytes from the host's answer budget (503)
  * and its client address's share of it (429) until the response closes.
  */
+import { Readable } from 'node:stream';
 import { LONG_ANSWER_CHARS, parseJsonObject, type BodyBytes, type Host } from '../host/index.js';
 import { ClientShares } from './client-shares.js';
 import { readJsonBody, readJsonBytes } from './middleware/body.js';
@@ -26,8 +27,11 @@ export interface HttpBodies {
   readonly sending: ClientShares;
   /** The bytes as a JSON object, by the API's rules (UTF-8, at most 64 levels deep, a position for a syntax error): 400 `invalid_json`. */
   parse(bytes: Uint8Array): unknown;
-  /** Sets the JSON answer (a string, or UTF-8 bytes), taking its bytes from the answer budget and the client address's share until the response closes. */
-  send(ctx: KernelContext, body: string | Uint8Array, bytes?: number): void;
+  /**
+   * Sets the JSON answer (a string, UTF-8 bytes, or an answer's parts, written in turn), taking its
+   * bytes from the answer budget and the client address's share until the response closes.
+   */
+  send(ctx: KernelContext, body: string | Uint8Array | readonly Uint8Array[], bytes?: number): void;
 }
 
 export function httpBodies(host: Pick<Host, 'answers' | 'bodyLimit' | 'config'>): HttpBodies {
@@ -45,17 +49,24 @@ export function httpBodies(host: Pick<Host, 'answers' | 'bodyLimit' | 'config'>)
     send(ctx, given, bytes) {
       // A long string goes out as its bytes, encoded once (see LONG_ANSWER_CHARS).
       const body = typeof given === 'string' && given.length >= LONG_ANSWER_CHARS ? Buffer.from(given) : given;
-      const size = bytes ?? (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+      const size = bytes ?? (typeof body === 'string' ? Buffer.byteLength(body) : isParts(body) ? body.reduce((sum, part) => sum + part.byteLength, 0) : body.byteLength);
       const client = clientKey(ctx.ip);
       const passed = sending.take(client, size);
       if (passed === 'share') throw answerShareSpent(sending.share);
       if (passed === 'total') throw new HttpError(503, 'server_busy', 'The service is sending too much data at once; retry shortly', { 'Retry-After': '1' });
       ctx.res.once('close', () => sending.give(client, size));
       ctx.res.setHeader('Content-Type', JSON_TYPE);
-      ctx.body = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+      if (isParts(body)) {
+        ctx.body = Readable.from(body.map(asBuffer), { objectMode: false });
+        ctx.length = size;
+      } else ctx.body = typeof body === 'string' ? body : asBuffer(body);
     },
   };
 }
+
+const isParts = (body: string | Uint8Array | readonly Uint8Array[]): body is readonly Uint8Array[] => Array.isArray(body);
+/** The bytes as a Buffer over the same memory, as Koa sends. */
+const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** 429: this address's answers not yet sent are at its share; the others' are not refused for it. */
 const answerShareSpent = (share: number): HttpError =>

@@ -31,7 +31,7 @@ export function dispatch(executor: Executor, bodies: HttpBodies, notFoundMessage
     const size = byteLengthOf(bytes);
     try {
       const answer = await executor.run({ operation: route.operation!, bytes, caller: ctx, requestId: ctx.state.requestId });
-      bodies.send(ctx, answer.body, answer.bytes);
+      bodies.send(ctx, answer.parts ?? answer.body, answer.bytes);
     } finally {
       bodies.free(ctx, size);
     }
