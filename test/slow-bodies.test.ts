@@ -165,4 +165,20 @@ describe('server.sendingBytesPerClient', () => {
     assert.equal(again.status, 200, again.text);
     assert.deepEqual(again.json, { bytes: '68 69', count: 2 });
   });
+
+  it('holds a recipe answer sent as parts while its client does not read, and gives it back when the client goes', async () => {
+    const service = await start({}, { builtinDir: builtinPluginDir });
+    // A 27 MiB step answer: the recipe answers its bytes framed, as parts (recipes/run.ts).
+    const body = JSON.stringify({ input: 'a'.repeat(3 * MiB), steps: [{ operation: 'text-converter/encode', body: { format: 'binary' } }] });
+    const { port } = new URL(service.url);
+    const stalled = connect({ host: '127.0.0.1', port: Number(port), localAddress: attacker });
+    stalled.on('error', () => undefined);
+    stalled.pause();
+    stalled.write(`POST /v1/recipes/run HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    // {"result":{"bytes":"…","count":3145728}}: 3 MiB × 9 − 1 characters of digits and spaces, 39 around them.
+    await until(() => service.bodies.sending.heldBy(attacker) > 0, 'the unread answer is held');
+    assert.equal(service.bodies.sending.heldBy(attacker), 3 * MiB * 9 - 1 + 39);
+    stalled.destroy();
+    await until(() => service.bodies.sending.holders().clients === 0, 'the unread answer is given back');
+  });
 });
