@@ -31,7 +31,7 @@ export function placed<Request extends object>(request: Request, placement: Plac
 
 export class ThreadChoice {
   /** The thread (its threadId) that ran the last bulk job. */
-  bulkThread: number | undefined;
+  private bulkThread: number | undefined;
 
   readonly choose: Balancer = (task: PoolTask, threads: PoolThread[]): PoolThread | null => {
     const placement = task[queueOptionsSymbol] as Placement | null;
