@@ -60,7 +60,6 @@ export interface WorkerPoolStats {
 interface Job extends Placement {
   readonly request: JobRequest;
   readonly transfer: readonly ArrayBuffer[];
-  readonly bulk: boolean;
   /** The job's budget in milliseconds. */
   readonly budgetMs: number;
   /** performance.now() past which the job is given up; moved later by its worker's boot time. */
