@@ -9,8 +9,9 @@ export const DOCUMENTED = new Set(Object.keys(dataConverter.errors ?? {}));
 
 /**
  * Converts `body` and returns 'ok' or the documented 422 code; anything else (a 500, a crash, a hang)
- * fails the test. `timeoutMs` raises the budget where the answer, not the machine's speed, is
- * asserted; `runInWorker` hands in the host's worker threads.
+ * fails the test. `timeoutMs` sets the conversion's budget (dataConverter.timeoutMs): raised where
+ * the answer, not the machine's speed, is asserted, lowered where a refusal is all that is asserted;
+ * `runInWorker` hands in the host's worker threads.
  */
 export async function outcome(body: Record<string, unknown>, timeoutMs?: number, runInWorker?: RunInWorker): Promise<string> {
   const started = performance.now();
