@@ -74,9 +74,10 @@ const longest = [
   'dist/test/first-run.test.js',
 ];
 const rank = (file) => (longest.includes(file) ? longest.indexOf(file) : longest.length);
-const together = files.filter((file) => !alone.has(file)).sort((a, b) => rank(a) - rank(b));
+const byRank = (a, b) => rank(a) - rank(b);
+const together = files.filter((file) => !alone.has(file)).sort(byRank);
 const loading = files.filter((file) => underLoad.has(file));
-const guarded = files.filter((file) => alone.has(file) && !underLoad.has(file)).sort((a, b) => rank(a) - rank(b));
+const guarded = files.filter((file) => alone.has(file) && !underLoad.has(file)).sort(byRank);
 
 const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? availableParallelism() * 3));
 

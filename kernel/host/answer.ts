@@ -5,6 +5,7 @@
  * are read only by those that need them.
  */
 import { UnprocessableError } from '@toolshed/plugin-sdk';
+import { byteLengthOf } from './body-bytes.js';
 import { jsonByteLength } from './json-length.js';
 
 export interface Answer {
@@ -29,7 +30,7 @@ class PartsAnswer implements Answer {
   #body: Uint8Array | undefined;
 
   constructor(readonly parts: readonly Uint8Array[]) {
-    this.bytes = parts.reduce((sum, part) => sum + part.byteLength, 0);
+    this.bytes = byteLengthOf(parts);
   }
 
   get body(): Uint8Array {

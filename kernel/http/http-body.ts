@@ -6,7 +6,7 @@
  * and its client address's share of it (429) until the response closes.
  */
 import { Readable } from 'node:stream';
-import { LONG_ANSWER_CHARS, parseJsonObject, type BodyBytes, type Host } from '../host/index.js';
+import { byteLengthOf, LONG_ANSWER_CHARS, parseJsonObject, type BodyBytes, type Host } from '../host/index.js';
 import { ClientShares } from './client-shares.js';
 import { readJsonBody, readJsonBytes } from './middleware/body.js';
 import { HttpError } from './http-error.js';
@@ -49,7 +49,7 @@ export function httpBodies(host: Pick<Host, 'answers' | 'bodyLimit' | 'config'>)
     send(ctx, given, bytes) {
       // A long string goes out as its bytes, encoded once (see LONG_ANSWER_CHARS).
       const body = typeof given === 'string' && given.length >= LONG_ANSWER_CHARS ? Buffer.from(given) : given;
-      const size = bytes ?? (typeof body === 'string' ? Buffer.byteLength(body) : isParts(body) ? body.reduce((sum, part) => sum + part.byteLength, 0) : body.byteLength);
+      const size = bytes ?? (typeof body === 'string' ? Buffer.byteLength(body) : byteLengthOf(body));
       const client = clientKey(ctx.ip);
       const passed = sending.take(client, size);
       if (passed === 'share') throw answerShareSpent(sending.share);
