@@ -8,7 +8,7 @@
  * on the main thread.
  */
 import { isToolshedError } from '@toolshed/plugin-sdk';
-import { parseJsonObject } from '../kernel/host/index.js';
+import { bufferOf, parseJsonObject } from '../kernel/host/index.js';
 import { memberBytes } from './json-span.js';
 
 /** JSON-RPC's codes for a message that is not JSON, one that is no valid request, and params of the wrong shape. */
@@ -113,5 +113,5 @@ export function readMessage(bytes: Buffer, unit: MessageUnit, argsAsBytes = fals
 
 /** `readMessage` as a job of the worker pool: the bytes arrive moved, the arguments leave as bytes. */
 export function readOnWorker(bytes: Uint8Array, unit: MessageUnit): Message {
-  return readMessage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), unit, true);
+  return readMessage(bufferOf(bytes), unit, true);
 }

@@ -5,7 +5,7 @@
  * are read only by those that need them.
  */
 import { UnprocessableError } from '@toolshed/plugin-sdk';
-import { byteLengthOf } from './body-bytes.js';
+import { bufferOf, byteLengthOf } from './body-bytes.js';
 import { jsonByteLength } from './json-length.js';
 
 export interface Answer {
@@ -85,7 +85,7 @@ export function unreadAnswer(result: unknown, maxBytes: number): Answer {
 /** The answer's JSON text. */
 export function answerText(answer: Answer): string {
   const { body } = answer;
-  return typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  return typeof body === 'string' ? body : bufferOf(body).toString('utf8');
 }
 
 /** The answer parsed. */

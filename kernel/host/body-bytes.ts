@@ -18,6 +18,9 @@ export function byteLengthOf(body: BodyBytes): number {
   return size;
 }
 
+/** `bytes` as a Buffer over the same memory (no copy), for Buffer's own methods: `toString`, Node's writes. */
+export const bufferOf = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 /** The body as one buffer: the buffer itself, or its chunks copied into a new one. */
 export function joinedBytes(body: BodyBytes): Uint8Array {
   if (!Array.isArray(body)) return body as Uint8Array;

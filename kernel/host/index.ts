@@ -32,7 +32,7 @@ export { catalogOf } from './catalog.js';
 export type { CompositeJson, CompositeOperation, CompositeRequest, Executor, OperationCatalog, OperationInfo, RunRequest } from './executor-types.js';
 export { listingExecutor, openHost, type Host, type HostOptions } from './host.js';
 export { inspectConfig, loadForServing, type Inspection } from './inspect-config.js';
-export { byteLengthOf, joinedBytes, type BodyBytes } from './body-bytes.js';
+export { bufferOf, byteLengthOf, joinedBytes, type BodyBytes } from './body-bytes.js';
 export { BODY_LIMIT, EMPTY_BODY_MESSAGE, MAX_BODY_DEPTH, MAX_BODY_MEMBERS, parseJsonObject } from './json-body.js';
 export { LogDestination } from './log-destination.js';
 export { createLogger, describeFailure, flushPeriodically, flushThenExit, logFailure, type Logger } from './logger.js';

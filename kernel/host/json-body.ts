@@ -5,7 +5,7 @@
  */
 import { isAscii } from 'node:buffer';
 import { ToolshedError } from '@toolshed/plugin-sdk';
-import { joinedBytes, type BodyBytes } from './body-bytes.js';
+import { bufferOf, joinedBytes, type BodyBytes } from './body-bytes.js';
 import { findJsonSyntaxProblem, positionOf, shapeBreachAt } from './json-syntax.js';
 
 /** The contract's body cap: 10 MiB. */
@@ -42,7 +42,7 @@ function textOf(body: BodyBytes): string {
   const chunks: readonly Uint8Array[] = Array.isArray(body) ? body : [body as Uint8Array];
   if (chunks.every((chunk) => isAscii(chunk))) {
     let text = '';
-    for (const chunk of chunks) text += Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
+    for (const chunk of chunks) text += bufferOf(chunk).toString('latin1');
     return text;
   }
   try {

@@ -6,7 +6,7 @@
  * and its client address's share of it (429) until the response closes.
  */
 import { Readable } from 'node:stream';
-import { byteLengthOf, LONG_ANSWER_CHARS, parseJsonObject, type BodyBytes, type Host } from '../host/index.js';
+import { bufferOf, byteLengthOf, LONG_ANSWER_CHARS, parseJsonObject, type BodyBytes, type Host } from '../host/index.js';
 import { ClientShares } from './client-shares.js';
 import { readJsonBody, readJsonBytes } from './middleware/body.js';
 import { HttpError } from './http-error.js';
@@ -57,16 +57,14 @@ export function httpBodies(host: Pick<Host, 'answers' | 'bodyLimit' | 'config'>)
       ctx.res.once('close', () => sending.give(client, size));
       ctx.res.setHeader('Content-Type', JSON_TYPE);
       if (isParts(body)) {
-        ctx.body = Readable.from(body.map(asBuffer), { objectMode: false });
+        ctx.body = Readable.from(body.map(bufferOf), { objectMode: false });
         ctx.length = size;
-      } else ctx.body = typeof body === 'string' ? body : asBuffer(body);
+      } else ctx.body = typeof body === 'string' ? body : bufferOf(body);
     },
   };
 }
 
 const isParts = (body: string | Uint8Array | readonly Uint8Array[]): body is readonly Uint8Array[] => Array.isArray(body);
-/** The bytes as a Buffer over the same memory, as Koa sends. */
-const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** 429: this address's answers not yet sent are at its share; the others' are not refused for it. */
 const answerShareSpent = (share: number): HttpError =>
