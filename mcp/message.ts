@@ -8,7 +8,8 @@
  * on the main thread.
  */
 import { isToolshedError } from '@toolshed/plugin-sdk';
-import { bufferOf, parseJsonObject } from '../kernel/host/index.js';
+// The host's body entry, not index.ts: readOnWorker runs on the pool, where index.ts would load the whole host.
+import { bufferOf, parseJsonObject } from '../kernel/host/body.js';
 import { memberBytes } from './json-span.js';
 
 /** JSON-RPC's codes for a message that is not JSON, one that is no valid request, and params of the wrong shape. */

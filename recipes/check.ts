@@ -22,7 +22,7 @@ export interface PlannedStep {
   readonly operation: OperationInfo;
   readonly body: Readonly<Record<string, unknown>>;
   readonly wires: readonly Wire[];
-  /** Its body already written, as UTF-8 JSON, where a large recipe was checked (recipes/run.ts `withBuiltBodies`). */
+  /** Its body already written, as UTF-8 JSON, where a large recipe was checked (recipes/step-bodies.ts `withBuiltBodies`). */
   readonly built?: Uint8Array;
 }
 

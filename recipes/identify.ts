@@ -7,9 +7,9 @@
  * reads are named from identify's own list, without a recipe. The work is counted, not timed: a
  * fixed number of runs per layer and per request, a fixed number of input bytes across them.
  */
-import { InputError, isToolshedError } from '@toolshed/plugin-sdk';
-import { compileSchema } from '@toolshed/plugin-sdk/contract';
+import { isToolshedError } from '@toolshed/plugin-sdk';
 import { checkRecipe, mainFields } from './check.js';
+import { checkIdentifyRequest } from './pool-checks.js';
 import { jsonHere, type Caller, type CompositeJson, type Executor } from './executor.js';
 import { NAMED_KINDS } from './identify-kinds.js';
 import { previewOf } from './preview.js';
@@ -165,19 +165,6 @@ function namedCandidates(text: string, confirmed: readonly IdentifyCandidate[]):
   return NAMED_KINDS.filter((named) => named.pattern.test(sample) && !confirmed.some((candidate) => candidate.kind === named.kind && candidate.confidence >= named.confidence)).map(
     (named) => ({ kind: named.kind, title: named.title, confidence: named.confidence, recipe: { steps: [] }, preview: null, note: named.note }),
   );
-}
-
-/**
- * The request with its defaults, or the SDK's 400 InputError naming every problem. The host runs
- * this same function on the pool for a large body, so what comes back to the main thread is a
- * request of the schema's size, never the whole of an oversized value.
- */
-export function checkIdentifyRequest(body: unknown): IdentifyRequest {
-  const validator = compileSchema(IdentifyRequest);
-  const request = validator.withDefaults(structuredClone(body)) as IdentifyRequest;
-  const problems = validator.problems(request);
-  if (problems.length > 0) throw new InputError('The identify request is not valid', problems);
-  return request;
 }
 
 /**

@@ -7,7 +7,8 @@
 import { answerOf, type CompositeOperation, type Config, type Executor } from './executor.js';
 import { checkRecipe, type RecipePlan } from './check.js';
 import { clientSchema, recipeDeadline, recipeInfo } from './info.js';
-import { checkIdentifyRequest, identifyChecked } from './identify.js';
+import { identifyChecked } from './identify.js';
+import { checkIdentifyRequest, poolChecks } from './pool-checks.js';
 import { runPlan } from './run.js';
 import { savedRecipes } from './saved.js';
 import { IdentifyAnswer, IdentifyRequest, RecipeAnswer, RecipeRequest } from './schemas.js';
@@ -35,8 +36,8 @@ function runOperation(config: Config): CompositeOperation {
         },
       ],
     }),
-    // Checked before anything runs, on the pool when the body is large (recipes/check-job.ts).
-    check: { here: (body, operations) => checkRecipe(operations, body), module: new URL('./check-job.js', import.meta.url), exportName: 'checkRecipeJob' },
+    // Checked before anything runs, on the pool when the body is large (recipes/pool-checks.ts).
+    check: { here: (body, operations) => checkRecipe(operations, body), module: poolChecks, exportName: 'checkRecipeJob' },
     async run(checked, request, operations) {
       const plan = checked as RecipePlan;
       await request.caller?.charge(plan.steps.length - 1);
@@ -75,7 +76,7 @@ function identifyOperation(config: Config): CompositeOperation {
       ],
     }),
     // Checked first, on the pool when the body is large (the same function there): what comes back is a request of the schema's size.
-    check: { here: (body) => checkIdentifyRequest(body), module: new URL('./identify.js', import.meta.url), exportName: 'checkIdentifyRequest' },
+    check: { here: (body) => checkIdentifyRequest(body), module: poolChecks, exportName: 'checkIdentifyRequest' },
     async run(body, request, operations) {
       // Identify's own work is counted, not timed; the request's deadline still bounds it.
       const deadline = AbortSignal.timeout(recipeDeadline(config, request));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { isToolshedError, type ToolshedError } from '@toolshed/plugin-sdk';
 import { fakeExecutor, type FakeExecutor } from './fake-executor.js';
-import { checkRecipeJob } from './check-job.js';
+import { checkRecipeJob } from './pool-checks.js';
 import { runPlan, runRecipe } from './run.js';
 import { answerText, answerValue, jsonHere, type Answer, type CompositeJson, type Executor } from './executor.js';
 

@@ -4,13 +4,14 @@
  * host opens, as a plugin is when it loads: a broken one stops the start, naming it.
  */
 import { randomUUID } from 'node:crypto';
-import { InputError, isToolshedError, Type, type ErrorDetail, type TSchema } from '@toolshed/plugin-sdk';
-import { compileSchema, type SchemaValidator } from '@toolshed/plugin-sdk/contract';
-import { ConfigError, withSuggestions, type CompositeOperation, type Config, type OperationCatalog } from './executor.js';
+import { isToolshedError, Type, type ErrorDetail, type TSchema } from '@toolshed/plugin-sdk';
+import { compileSchema } from '@toolshed/plugin-sdk/contract';
+import { ConfigError, withSuggestions, type CompositeOperation, type Config } from './executor.js';
 import { checkRecipe, type RecipePlan } from './check.js';
+import { checkedCall, poolChecks, type SavedCall } from './pool-checks.js';
 import type { Executor } from './executor.js';
 import { recipeDeadline, recipeInfo, RECIPES_SECTION } from './info.js';
-import { runSteps, withBuiltBodies } from './run.js';
+import { runSteps } from './run.js';
 import { MAX_STEPS, RecipeStep } from './schemas.js';
 
 /** Names a saved recipe may not take: the operations every service has under `recipes/`. */
@@ -38,38 +39,6 @@ function requestSchemaOf(plan: RecipePlan): TSchema {
   return { type: 'object', required: ['input'], additionalProperties: false, properties: { input } } as unknown as TSchema;
 }
 
-/** A call of a saved recipe, checked: its request against the recipe's schema (400 naming every problem), then its plan with the call's input. */
-function checkedCall(body: unknown, plan: RecipePlan, validator: SchemaValidator): RecipePlan {
-  const problems = validator.problems(body);
-  if (problems.length > 0) throw new InputError('The request is not valid', problems);
-  return { ...plan, input: (body as { input: unknown }).input };
-}
-
-/** What a large call's check on the pool is told of its saved recipe: the steps, planned there as at the start, and the request schema. */
-interface SavedCall {
-  /** Names this recipe of this service in a worker's cache, made once at the start. */
-  readonly key: string;
-  readonly steps: SavedRecipe['steps'];
-  readonly requestSchema: TSchema;
-}
-
-/** Each saved recipe's plan and validator in this pool worker, made at its first large call. */
-const plannedCalls = new Map<string, { plan: RecipePlan; validator: SchemaValidator }>();
-
-/**
- * A large call's check, on the pool (kernel/host/offload.ts, `checkComposite`): the same check as
- * on the main thread, and the bodies of the steps that read only the input written there
- * (`withBuiltBodies`), so the main thread neither checks nor holds a 10 MiB input.
- */
-export function checkSavedCallJob(body: unknown, operations: OperationCatalog, call: SavedCall): RecipePlan {
-  let planned = plannedCalls.get(call.key);
-  if (planned === undefined) {
-    planned = { plan: checkRecipe(operations, { input: null, steps: call.steps }), validator: compileSchema(call.requestSchema) };
-    plannedCalls.set(call.key, planned);
-  }
-  return withBuiltBodies(checkedCall(body, planned.plan, planned.validator));
-}
-
 function savedOperation(name: string, saved: SavedRecipe, plan: RecipePlan, config: Config): CompositeOperation {
   const chain = plan.steps.map((step) => step.operation.name).join(' → ');
   const requestSchema = requestSchemaOf(plan);
@@ -85,7 +54,7 @@ function savedOperation(name: string, saved: SavedRecipe, plan: RecipePlan, conf
       examples: [],
     }),
     // Checked before anything runs, on the pool when the body is large (checkSavedCallJob).
-    check: { here: (body) => checkedCall(body, plan, validator), module: new URL(import.meta.url), exportName: 'checkSavedCallJob', data: call },
+    check: { here: (body) => checkedCall(body, plan, validator), module: poolChecks, exportName: 'checkSavedCallJob', data: call },
     async run(checked, request, operations) {
       await request.caller?.charge(plan.steps.length - 1);
       const answers = await runSteps(operations, checked as RecipePlan, { caller: request.caller, requestId: request.requestId, deadlineMs: recipeDeadline(config, request), held: request.held, json: request.json });
