@@ -5,7 +5,7 @@
  * answer a `$from` reads is parsed, where the step's own work is done: on the pool when large
  * (kernel/host/composite-json.ts), so a 10 MiB step costs the main thread a copy of its value,
  * not its serialization; a large recipe's steps that read only its input come with their bodies
- * written where the recipe was checked, and the input stays there (`withBuiltBodies`). What a
+ * written where the recipe was checked, and the input stays there (step-bodies.ts). What a
  * recipe holds — every answer a later step still reads or the recipe keeps, and the body of the
  * step running — is counted against the answer budget and the recipe's cap (the answer cap); an
  * answer is dropped as soon as the body of its last reader is built, or at once when nobody reads
