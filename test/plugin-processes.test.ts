@@ -232,3 +232,32 @@ describe('finding 5 against a service started with a secret in its environment',
     }
   });
 });
+
+describe('what a contained plugin prints', { timeout: 60_000 }, () => {
+  it('never reaches the service\'s log on stdout, whichever way it prints; it goes to the service\'s stderr as printed', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-prints-'));
+    const config = path.join(dir, 'config.yaml');
+    await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(processPlugins)}]\noperations:\n  warmUp: false\n`);
+    const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
+    const child = spawn(process.execPath, [bin, 'serve'], { env: { PATH: process.env.PATH, TOOLSHED_CONFIG: config, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    let printed = '';
+    child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    const forged = ['forged by console.log', 'forged by process.stdout', 'forged by console.error'];
+    try {
+      const url = await listeningUrl(child);
+      const answer = await send(url, `/v1/${GROUP}/print`, { body: {} });
+      assert.deepEqual([answer.status, answer.json], [200, { done: true }]);
+      // Its output crosses a pipe of its own process: waited for, not timed.
+      await until(() => forged.every((text) => printed.includes(text)));
+      // The request's own access line is in the log by now (the log is written in order), and nothing the plugin printed.
+      const id = String(answer.headers['x-request-id']);
+      await until(() => log.includes(id));
+      assert.deepEqual(forged.filter((text) => log.includes(text)), []);
+    } finally {
+      child.kill('SIGTERM');
+      await exitOf(child);
+    }
+  });
+});
