@@ -10,7 +10,7 @@ import { InputError, type TSchema } from '@toolshed/plugin-sdk';
 import { compileSchema, type SchemaValidator } from '@toolshed/plugin-sdk/contract';
 import { checkRecipe, type RecipePlan } from './check.js';
 import type { OperationCatalog } from './executor.js';
-import { IdentifyRequest } from './schemas.js';
+import { IdentifyRequest, type RecipeStep } from './schemas.js';
 import { withBuiltBodies } from './step-bodies.js';
 
 /** This module, as a composite's `check.module` names it for the pool. */
@@ -45,7 +45,7 @@ export function checkedCall(body: unknown, plan: RecipePlan, validator: SchemaVa
 export interface SavedCall {
   /** Names this recipe of this service in a worker's cache, made once at the start. */
   readonly key: string;
-  readonly steps: { operation: string; body?: Record<string, unknown> }[];
+  readonly steps: RecipeStep[];
   readonly requestSchema: TSchema;
 }
 

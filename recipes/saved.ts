@@ -28,7 +28,7 @@ const SavedRecipe = Type.Object(
   },
   { additionalProperties: false },
 );
-type SavedRecipe = { summary: string; description?: string; steps: { operation: string; body?: Record<string, unknown> }[] };
+type SavedRecipe = { summary: string; description?: string; steps: RecipeStep[] };
 
 /** The request schema of a saved recipe: `{input}`, typed as its first step's main input when that is where the input goes. */
 function requestSchemaOf(plan: RecipePlan): TSchema {

@@ -32,6 +32,7 @@ export const RecipeStep = Type.Object(
   },
   closed,
 );
+export type RecipeStep = Static<typeof RecipeStep>;
 
 export const RecipeRequest = Type.Object(
   {
