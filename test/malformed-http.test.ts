@@ -98,4 +98,19 @@ describe('framing the body reader refuses', () => {
     assert.equal(bare.status, 400);
     assert.equal(codeOf(bare.body), 'bad_request');
   });
+
+  it('answers 400 to a chunked body of 1-byte chunks, and the next client is answered', async () => {
+    // 64 KiB of JSON in 1-byte chunks, sent at once: before the rule on pieces, 1 MiB of them held
+    // the main thread for minutes (a million buffers moved to a worker one transfer each).
+    const json = JSON.stringify({ text: 'a'.repeat(64 * 1024) });
+    const chunks = Array.from(json, (character) => `1\r\n${character}\r\n`).join('');
+    const cut = await exchange(`POST ${echo} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunks}0\r\n\r\n`);
+    assert.equal(cut.status, 400);
+    assert.equal(codeOf(cut.body), 'bad_request');
+    assert.match((cut.body as { error: { message: string } }).error.message, /too many small pieces/);
+    assert.deepEqual((cut.body as { error: { details: unknown } }).error.details, []);
+    assert.match(cut.headers, /connection: close/i);
+    const next = await send(service.url, echo, { body: { text: 'hi' } });
+    assert.deepEqual([next.status, next.json], [200, { text: 'hi', mode: 'a', count: 1, tags: [] }]);
+  });
 });

@@ -3,11 +3,14 @@
 // a client that declares 10 MiB and sends one byte holds one byte of the budget (issue 44). The chunks
 // are pushed by hand into a request on an unconnected socket: what is counted is visible at each step.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { BODY_LIMIT } from '../kernel/host/json-body.js';
-import { readBody, readBytes, WHOLE_BODY_FROM_BYTES } from '../kernel/http/middleware/body.js';
+import { SMALL_CHUNK_BYTES, SMALL_RUN } from '../kernel/http/body-chunks.js';
+import { BYTES_PER_PIECE, FREE_PIECES, readBody, readBytes, WHOLE_BODY_FROM_BYTES } from '../kernel/http/middleware/body.js';
 import { ReadingBudget } from '../kernel/http/reading-budget.js';
 
 const KiB = 1024;
@@ -125,5 +128,74 @@ describe('a body read for the executor (readBody)', () => {
     req.push(chunk);
     req.push(null);
     assert.equal(await reading, chunk);
+  });
+});
+
+/** A request with no Content-Length (a chunked body) whose `pieces` of `size` bytes each arrive one by one, then its end. */
+function arriveInPieces(pieces: number, size: number): IncomingMessage {
+  const req = new IncomingMessage(new Socket());
+  setImmediate(() => {
+    for (let index = 0; index < pieces; index++) req.push(Buffer.alloc(size, index % 256));
+    req.push(null);
+  });
+  return req;
+}
+
+const isFragmented = (error: Error & { status?: number; code?: string }): boolean =>
+  error.status === 400 && error.code === 'bad_request' && /too many small pieces/.test(error.message);
+
+describe('a body of many small pieces (a chunk each, in a chunked body)', () => {
+  it(`is read in up to ${FREE_PIECES} pieces whatever their size`, async () => {
+    const body = await readBytes(arriveInPieces(FREE_PIECES, 1), BODY_LIMIT, budgetOf(2 ** 20));
+    assert.equal(body.length, FREE_PIECES);
+  });
+
+  it(`is cut past ${FREE_PIECES} pieces and one per ${BYTES_PER_PIECE} bytes, its budget given back`, async () => {
+    const budget = budgetOf(2 ** 20);
+    // 1-byte pieces: the 1,029th passes 1,024 + 1,029 / 256.
+    await assert.rejects(readBytes(arriveInPieces(2 * FREE_PIECES, 1), BODY_LIMIT, budget), isFragmented);
+    assert.equal(budget.inUse, 0);
+    // Pieces of half the rule's size: the 2,049th passes 1,024 + 2,049 / 2.
+    await assert.rejects(readBody(arriveInPieces(4 * FREE_PIECES, BYTES_PER_PIECE / 2), BODY_LIMIT, budgetOf(BODY_LIMIT)), isFragmented);
+  });
+
+  it('is cut the same when it is compressed: the pieces on the wire count', async () => {
+    // Random text compresses to about its size: 3,000 bytes of gzip, sent a byte at a time.
+    const zipped = gzipSync(JSON.stringify({ text: randomBytes(2200).toString('base64') }));
+    assert.ok(zipped.length > 2 * FREE_PIECES);
+    const req = new IncomingMessage(new Socket());
+    req.headers['content-encoding'] = 'gzip';
+    setImmediate(() => {
+      for (const byte of zipped) req.push(Buffer.of(byte));
+      req.push(null);
+    });
+    await assert.rejects(readBody(req, BODY_LIMIT, budgetOf(2 ** 20)), isFragmented);
+  });
+
+  it(`is read in pieces of ${BYTES_PER_PIECE} bytes, joined in runs so that the body is a few buffers`, async () => {
+    const pieces = 4 * FREE_PIECES;
+    const body = await readBody(arriveInPieces(pieces, BYTES_PER_PIECE), BODY_LIMIT, budgetOf(BODY_LIMIT));
+    assert.ok(Array.isArray(body));
+    // 64 pieces of 256 bytes are 16 KiB: each run is joined at both bounds at once.
+    assert.equal(SMALL_RUN * BYTES_PER_PIECE, SMALL_CHUNK_BYTES);
+    assert.equal(body.length, pieces / SMALL_RUN);
+    const expected = Buffer.concat(Array.from({ length: pieces }, (_, index) => Buffer.alloc(BYTES_PER_PIECE, index % 256)));
+    assert.deepEqual(Buffer.concat(body), expected);
+  });
+
+  it('joins a run of small pieces when a large chunk comes, and keeps the large chunk as it came', async () => {
+    const req = new IncomingMessage(new Socket());
+    const large = Buffer.alloc(SMALL_CHUNK_BYTES, 7);
+    const reading = readBody(req, BODY_LIMIT, budgetOf(2 ** 20));
+    req.push(Buffer.from('ab'));
+    req.push(Buffer.from('c'));
+    req.push(large);
+    req.push(Buffer.from('d'));
+    req.push(null);
+    const body = await reading;
+    assert.ok(Array.isArray(body));
+    assert.deepEqual(body.map((chunk) => chunk.length), [3, SMALL_CHUNK_BYTES, 1]);
+    assert.equal(Buffer.from(body[0]!).toString(), 'abc');
+    assert.equal(body[1], large);
   });
 });

@@ -40,11 +40,13 @@ export function ownsWholeBuffer(bytes: Uint8Array): boolean {
  * copied first, and so is a buffer already moving with an earlier chunk (a buffer may move once).
  */
 export function movableBytes(body: BodyBytes): { readonly body: BodyBytes; readonly transfer: ArrayBuffer[] } {
-  const transfer: ArrayBuffer[] = [];
+  // A set, not the list: looking each chunk up in the list was quadratic in the chunks.
+  const moving = new Set<ArrayBuffer>();
   const own = (bytes: Uint8Array): Uint8Array => {
-    const moved = ownsWholeBuffer(bytes) && !transfer.includes(bytes.buffer as ArrayBuffer) ? bytes : Uint8Array.prototype.slice.call(bytes);
-    transfer.push(moved.buffer as ArrayBuffer);
+    const moved = ownsWholeBuffer(bytes) && !moving.has(bytes.buffer as ArrayBuffer) ? bytes : Uint8Array.prototype.slice.call(bytes);
+    moving.add(moved.buffer as ArrayBuffer);
     return moved;
   };
-  return { body: Array.isArray(body) ? (body as readonly Uint8Array[]).map(own) : own(body as Uint8Array), transfer };
+  const moved = Array.isArray(body) ? (body as readonly Uint8Array[]).map(own) : own(body as Uint8Array);
+  return { body: moved, transfer: [...moving] };
 }
