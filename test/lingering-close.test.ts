@@ -4,10 +4,11 @@
 // a socket closed with unread bytes answers them with a TCP reset, and the client's system then
 // drops the answer it has not read yet.
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
-import { connect } from 'node:net';
+import { IncomingMessage, request } from 'node:http';
+import { connect, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { LINGER_MAX_BYTES } from '../kernel/http/linger.js';
+import { FREE_PIECES } from '../kernel/http/body-chunks.js';
+import { LINGER_MAX_BYTES, lingerBeforeClose } from '../kernel/http/linger.js';
 import { startTestService, type TestService } from './support/service.js';
 
 let service: TestService;
@@ -99,5 +100,22 @@ describe('413 to a client that writes the whole body first', () => {
     const answer = await writeAllThenRead(64 * 1024 * 1024, 64 * 1024 * 1024);
     assert.ok(answer.error === 'EPIPE' || answer.error === 'ECONNRESET', String(answer.error));
     assert.ok(answer.written < 64 * 1024 * 1024 && answer.written > LINGER_MAX_BYTES, String(answer.written));
+  });
+});
+
+describe('lingering after such an answer', () => {
+  it('stops at a rest that comes in too many small pieces, as reading does', async () => {
+    // A request on an unconnected socket: the pieces are pushed by hand, each one a 'data' event.
+    const req = new IncomingMessage(new Socket());
+    lingerBeforeClose(req);
+    // The answer is written: Node calls destroySoon, and the linger reads on.
+    (req.socket as Socket & { destroySoon(): void }).destroySoon();
+    for (let piece = 1; piece <= FREE_PIECES; piece++) req.push(Buffer.of(0x20));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(req.socket.destroyed, false, 'within the rule, the rest is read');
+    for (let piece = 0; piece < 10; piece++) req.push(Buffer.of(0x20));
+    await new Promise((resolve) => setImmediate(resolve));
+    // 1,034 bytes are far below LINGER_MAX_BYTES: the pieces alone closed it.
+    assert.equal(req.socket.destroyed, true);
   });
 });

@@ -9,11 +9,13 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import { tooManyPieces } from './body-chunks.js';
 
 /** Most bytes read and thrown away after such an answer: more than the 10 MiB body cap. */
 export const LINGER_MAX_BYTES = 16 * 1024 * 1024;
 /** Longest time the socket stays open after such an answer, however much is still coming. */
 export const LINGER_MAX_MS = 5000;
+// And a body that comes in too many small pieces is not waited for either (body-chunks.ts).
 
 /**
  * Keeps `req`'s socket open after the answer (sent with `Connection: close`) until the request's
@@ -24,6 +26,7 @@ export function lingerBeforeClose(req: IncomingMessage): void {
   if (req.complete) return;
   const socket: Socket & { destroySoon?: () => void } = req.socket;
   let left = LINGER_MAX_BYTES;
+  let pieces = 0;
   let answered = false;
   const close = (): void => {
     clearTimeout(timer);
@@ -33,7 +36,7 @@ export function lingerBeforeClose(req: IncomingMessage): void {
   timer.unref();
   const count = (chunk: Buffer): void => {
     left -= chunk.length;
-    if (left < 0) close();
+    if (left < 0 || tooManyPieces(++pieces, LINGER_MAX_BYTES - left)) close();
   };
   // The body reader paused the request when it gave up; the rest must flow to be discarded. Node's
   // own discarding (req._dump, when the body was never read) removes every 'data' listener, so the

@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { joinedBytes, type BodyBytes } from '../../host/index.js';
-import { BodyChunks } from '../body-chunks.js';
+import { BodyChunks, BYTES_PER_PIECE, FREE_PIECES, tooManyPieces } from '../body-chunks.js';
 import { HttpError } from '../http-error.js';
 import type { BodyHold, ReadingBudget } from '../reading-budget.js';
 
@@ -20,15 +20,6 @@ function tooLarge(limit: number): HttpError {
 }
 
 const clientLeft = (): HttpError => new HttpError(400, 'invalid_json', 'The client aborted the request body');
-
-/**
- * A body may arrive in this many pieces whatever their size (a socket read, or a chunk of a chunked
- * body), and in one more for each {@link BYTES_PER_PIECE} bytes it carries; past that it is cut.
- * Node's parser calls into JavaScript once per chunk, so 64 KiB of 1-byte chunks cost the main
- * thread about 10,000 calls (a 10 MiB body, 20 s of it) where the same bytes in one chunk cost one.
- */
-export const FREE_PIECES = 1024;
-export const BYTES_PER_PIECE = 256;
 
 const tooFragmented = (): HttpError =>
   new HttpError(400, 'bad_request', `The request body arrives in too many small pieces (more than ${FREE_PIECES}, and more than one per ${BYTES_PER_PIECE} bytes); send it in larger chunks`, {
@@ -114,7 +105,7 @@ function collect(req: IncomingMessage, limit: number, reading: ReadingBudget | u
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) return finish(tooLarge(limit));
-      if (decoder === undefined && ++pieces > FREE_PIECES + size / BYTES_PER_PIECE) return finish(tooFragmented());
+      if (decoder === undefined && tooManyPieces(++pieces, size)) return finish(tooFragmented());
       if (hold !== undefined) {
         if (decoder === undefined) hold.received += chunk.length;
         // Counted as the bytes arrive, never as declared: a client that declares 10 MiB and sends one byte holds one byte.
@@ -137,7 +128,7 @@ function collect(req: IncomingMessage, limit: number, reading: ReadingBudget | u
       raw += chunk.length;
       if (hold !== undefined) hold.received += chunk.length;
       if (raw > limit) finish(tooLarge(limit));
-      else if (++pieces > FREE_PIECES + raw / BYTES_PER_PIECE) finish(tooFragmented());
+      else if (tooManyPieces(++pieces, raw)) finish(tooFragmented());
     };
     source.on('data', onData);
     source.once('end', () => finish());
