@@ -60,8 +60,14 @@ export function errors(logger: Logger): KernelMiddleware {
       await next();
     } catch (error) {
       translate(ctx, error, logger);
-      // An answer that closes the connection mid-body (413, 503) reads the rest first.
-      if (ctx.response.get('Connection') === 'close') lingerBeforeClose(ctx.req);
+    }
+    // An answer given while the body is still arriving (a 413 or 503 mid-body, but also a 404, a 401
+    // or a GET with a body, none of which read it) closes the connection and reads the rest first,
+    // within bounds (linger.ts): left to Node, the rest is read with none, and a chunked body that
+    // never ends held the main thread until the request timeout.
+    if (!ctx.req.complete) {
+      ctx.set('Connection', 'close');
+      lingerBeforeClose(ctx.req);
     }
     const operation = ctx.state.route?.operation?.id;
     writeAccessLine({
