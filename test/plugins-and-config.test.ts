@@ -101,6 +101,8 @@ describe('configuration', () => {
       bodyRateGraceMs: 5000,
       sendingBytes: 128 * 1024 * 1024,
       sendingBytesPerClient: 32 * 1024 * 1024,
+      maxConnections: 10000,
+      connectionsPerClient: 1024,
     });
     assert.deepEqual(config.workers, { threads: 2, memoryMb: 256, maxQueue: 256, idleMs: 30000, niceness: 10, offloadBytes: 65536, linearOffloadBytes: 262144, requestBudgetMs: 10000 });
     assert.deepEqual(config.rateLimit, { anonymous: { max: 30 }, apiKey: { max: 600 }, windowSeconds: 60, redis: { unavailable: 'local' } });

@@ -84,6 +84,9 @@ export const CoreConfigSchema = Type.Object(
         sendingBytes: Type.Integer({ minimum: 1048576, maximum: 17179869184, default: 134217728 }),
         // One client address's share of sendingBytes; an answer alone always fits.
         sendingBytesPerClient: Type.Integer({ minimum: 65536, maximum: 17179869184, default: 33554432 }),
+        // Open connections in all, and from one peer address (0: no cap per address); more are closed at once.
+        maxConnections: Type.Integer({ minimum: 1, maximum: 1000000, default: 10000 }),
+        connectionsPerClient: Type.Integer({ minimum: 0, maximum: 1000000, default: 1024 }),
       },
       section,
     ),

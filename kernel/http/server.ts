@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { API_VERSION, builtinPluginDir, buildRegistry, discoverPlugins, openHost, type Config, type Host, type HostExtensions, type LoadedPlugin, type Logger, type Registry } from '../host/index.js';
 import { createApp } from './app.js';
 import { answerClientError } from './client-error.js';
+import { capConnections } from './connection-caps.js';
 import { httpBodies, type HttpBodies } from './http-body.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { createMemoryHitStore } from './rate-limit/memory-store.js';
@@ -140,6 +141,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const timeouts = { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, headersTimeoutMs) };
   const server = createServer(timeouts, built.callback);
   server.on('clientError', answerClientError);
+  capConnections(server, config.server);
   // A socket with no traffic this long is closed: a client that does not read its answer cannot
   // keep it (and its memory) forever. Handlers finish far sooner (the worker budget is shorter).
   server.timeout = config.server.writeTimeoutMs;
