@@ -27,7 +27,8 @@ export const SMALL_RUN = 64;
 
 export class BodyChunks {
   readonly #chunks: Buffer[] = [];
-  #small: Buffer[] = [];
+  /** Small chunks waiting to be joined (made on the first: most bodies are one chunk, joined with nothing). */
+  #small: Buffer[] | undefined;
   #smallBytes = 0;
 
   add(chunk: Buffer): void {
@@ -36,7 +37,7 @@ export class BodyChunks {
       this.#chunks.push(chunk);
       return;
     }
-    this.#small.push(chunk);
+    (this.#small ??= []).push(chunk);
     this.#smallBytes += chunk.length;
     if (this.#smallBytes >= SMALL_CHUNK_BYTES || this.#small.length === SMALL_RUN) this.#join();
   }
@@ -48,9 +49,10 @@ export class BodyChunks {
   }
 
   #join(): void {
-    if (this.#small.length === 0) return;
-    this.#chunks.push(this.#small.length === 1 ? this.#small[0]! : Buffer.concat(this.#small, this.#smallBytes));
-    this.#small = [];
+    const small = this.#small;
+    if (small === undefined) return;
+    this.#chunks.push(small.length === 1 ? small[0]! : Buffer.concat(small, this.#smallBytes));
+    this.#small = undefined;
     this.#smallBytes = 0;
   }
 }
