@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { IncomingMessage, request } from 'node:http';
 import { connect, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { FREE_PIECES } from '../kernel/http/body-chunks.js';
+import { FREE_PIECES } from '../kernel/host/pieces.js';
 import { LINGER_MAX_BYTES, lingerBeforeClose } from '../kernel/http/linger.js';
 import { startTestService, type TestService } from './support/service.js';
 

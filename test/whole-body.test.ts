@@ -9,7 +9,8 @@ import { Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { BODY_LIMIT } from '../kernel/host/json-body.js';
-import { BYTES_PER_PIECE, FREE_PIECES, SMALL_CHUNK_BYTES, SMALL_RUN } from '../kernel/http/body-chunks.js';
+import { BYTES_PER_PIECE, FREE_PIECES } from '../kernel/host/pieces.js';
+import { SMALL_CHUNK_BYTES, SMALL_RUN } from '../kernel/http/body-chunks.js';
 import { readBody, readBytes, WHOLE_BODY_FROM_BYTES } from '../kernel/http/middleware/body.js';
 import { ReadingBudget } from '../kernel/http/reading-budget.js';
 

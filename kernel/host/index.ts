@@ -33,6 +33,7 @@ export type { CompositeJson, CompositeOperation, CompositeRequest, Executor, Ope
 export { listingExecutor, openHost, type Host, type HostOptions } from './host.js';
 export { inspectConfig, loadForServing, type Inspection } from './inspect-config.js';
 export { bufferOf, byteLengthOf, BODY_LIMIT, EMPTY_BODY_MESSAGE, joinedBytes, MAX_BODY_DEPTH, MAX_BODY_MEMBERS, parseJsonObject, type BodyBytes } from './body.js';
+export { BYTES_PER_PIECE, FREE_PIECES, tooManyPieces } from './pieces.js';
 export { LogDestination } from './log-destination.js';
 export { createLogger, describeFailure, flushPeriodically, flushThenExit, logFailure, type Logger } from './logger.js';
 export { didYouMean, nearest } from './nearest.js';

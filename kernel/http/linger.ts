@@ -9,13 +9,13 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { tooManyPieces } from './body-chunks.js';
+import { tooManyPieces } from '../host/index.js';
 
 /** Most bytes read and thrown away after such an answer: more than the 10 MiB body cap. */
 export const LINGER_MAX_BYTES = 16 * 1024 * 1024;
 /** Longest time the socket stays open after such an answer, however much is still coming. */
 export const LINGER_MAX_MS = 5000;
-// And a body that comes in too many small pieces is not waited for either (body-chunks.ts).
+// And a body that comes in too many small pieces is not waited for either (kernel/host/pieces.ts).
 
 /**
  * Keeps `req`'s socket open after the answer (sent with `Connection: close`) until the request's

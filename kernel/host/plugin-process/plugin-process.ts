@@ -11,6 +11,7 @@ import { getPriority, setPriority } from 'node:os';
 import { readProcStat } from '../proc-stat.js';
 import { encodeFrame, FrameError, FrameReader, type Frame } from './frames.js';
 import type { Launch } from './launch.js';
+import { tooManyPieces } from '../pieces.js';
 import { MAX_HEADER_BYTES } from './protocol.js';
 
 /** Why a process ended. `exited` is its own doing (an exit, a crash, a signal from itself or another process). */
@@ -59,6 +60,10 @@ export class PluginProcess {
       ...(launch.user === undefined ? {} : { uid: launch.user.uid, gid: launch.user.gid }),
     });
     const reader = new FrameReader({ headerBytes: MAX_HEADER_BYTES, payloadBytes: options.maxPayloadBytes });
+    // Reads and bytes since the last whole frame: a frame written a byte at a time cost the main
+    // thread a read per byte until the deadline (40 % of a core for 10 s), and is ended instead.
+    let pieces = 0;
+    let bytes = 0;
     this.child.stdout!.on('data', (chunk: Buffer) => {
       if (this.cause !== undefined) return;
       let frames: Frame[];
@@ -66,6 +71,13 @@ export class PluginProcess {
         frames = reader.push(chunk);
       } catch (error) {
         this.end({ kind: 'protocol', problem: error instanceof FrameError ? error.message : String(error) });
+        return;
+      }
+      if (frames.length > 0) {
+        pieces = 0;
+        bytes = 0;
+      } else if (tooManyPieces(++pieces, (bytes += chunk.length))) {
+        this.end({ kind: 'protocol', problem: `a frame in ${pieces} pieces of ${Math.floor(bytes / pieces)} bytes on average` });
         return;
       }
       for (const frame of frames) if (this.cause === undefined) this.events.frame(frame);

@@ -7,8 +7,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { joinedBytes, type BodyBytes } from '../../host/index.js';
-import { BodyChunks, BYTES_PER_PIECE, FREE_PIECES, tooManyPieces } from '../body-chunks.js';
+import { BYTES_PER_PIECE, FREE_PIECES, joinedBytes, tooManyPieces, type BodyBytes } from '../../host/index.js';
+import { BodyChunks } from '../body-chunks.js';
 import { HttpError } from '../http-error.js';
 import type { BodyHold, ReadingBudget } from '../reading-budget.js';
 
