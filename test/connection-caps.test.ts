@@ -1,10 +1,12 @@
 // The caps on open connections (kernel/http/connection-caps.ts), over real sockets since connections
 // are the subject: past server.connectionsPerClient from one peer address, or server.maxConnections
-// in all, a new connection is closed as it is accepted, unanswered, and the others are not touched.
+// in all, a new connection is closed as it is accepted, unanswered, and the others are not touched;
+// /metrics counts each by its cap.
 // Clients are told apart by their own address: every 127.x.y.z is loopback on Linux.
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
+import { send } from './support/http.js';
 import { serviceStarter, type TestService } from './support/service.js';
 import { until } from './support/until.js';
 
@@ -49,9 +51,16 @@ async function holding(service: TestService, count: number): Promise<void> {
   }, `${count} connections open`);
 }
 
+/** What /metrics says the caps closed (`toolshed_connections_refused_total`). */
+async function refusedOf(service: TestService): Promise<{ total: number; client: number }> {
+  const text = (await send(service.url, '/metrics', { method: 'GET' })).text;
+  const count = (cap: string): number => Number(new RegExp(`^toolshed_connections_refused_total\\{cap="${cap}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+  return { total: count('total'), client: count('client') };
+}
+
 describe('server.connectionsPerClient', () => {
   it('closes a connection past the cap from one address as it is accepted, and answers other addresses', async () => {
-    const service = await start({ server: { connectionsPerClient: 3 } });
+    const service = await start({ server: { connectionsPerClient: 3 }, metrics: { enabled: true } });
     const held = [1, 2, 3].map(() => stalled(service, '127.0.0.7'));
     await holding(service, 3);
     assert.equal(await ask(service, '127.0.0.7'), 'closed');
@@ -60,6 +69,7 @@ describe('server.connectionsPerClient', () => {
     held[0]!.destroy();
     await holding(service, 2);
     assert.equal(await ask(service, '127.0.0.7'), 'answered HTTP/1.1 200 OK');
+    assert.deepEqual(await refusedOf(service), { total: 0, client: 1 });
   });
 
   it('counts the peer, and leaves a listed trusted proxy and every peer behind a hop count out of it', async () => {
@@ -79,12 +89,13 @@ describe('server.connectionsPerClient', () => {
 
 describe('server.maxConnections', () => {
   it('closes a connection past the cap in all as it is accepted, whatever its address', async () => {
-    const service = await start({ server: { maxConnections: 2, connectionsPerClient: 0 } });
+    const service = await start({ server: { maxConnections: 2, connectionsPerClient: 0 }, metrics: { enabled: true } });
     const held = [stalled(service, '127.0.0.12'), stalled(service, '127.0.0.13')];
     await holding(service, 2);
     assert.equal(await ask(service, '127.0.0.14'), 'closed');
     held[0]!.destroy();
     await holding(service, 1);
     assert.equal(await ask(service, '127.0.0.14'), 'answered HTTP/1.1 200 OK');
+    assert.deepEqual(await refusedOf(service), { total: 1, client: 0 });
   });
 });

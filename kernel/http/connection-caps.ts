@@ -11,13 +11,20 @@ import type { Config } from '../host/index.js';
 import { trustedProxies } from './client-address.js';
 import { clientKey } from './rate-limit/client-key.js';
 
+/** Connections closed as they were accepted, by the cap that closed them (`/metrics` reads them). */
+export interface RefusedConnections {
+  total: number;
+  client: number;
+}
+
 /**
- * Applies the caps to `server`. The per-client cap counts the TCP peer: a trusted proxy
- * (`server.trustProxy` as a list) is left out of it, and with a hop count every peer is a proxy, so
- * only the total applies.
+ * Applies the caps to `server`, counting in `refused` what they close. The per-client cap counts
+ * the TCP peer: a trusted proxy (`server.trustProxy` as a list) is left out of it, and with a hop
+ * count every peer is a proxy, so only the total applies.
  */
-export function capConnections(server: Server, { maxConnections, connectionsPerClient, trustProxy }: Config['server']): void {
+export function capConnections(server: Server, { maxConnections, connectionsPerClient, trustProxy }: Config['server'], refused: RefusedConnections): void {
   server.maxConnections = maxConnections;
+  server.on('drop', () => refused.total++);
   if (connectionsPerClient === 0 || (typeof trustProxy === 'number' && trustProxy > 0)) return;
   const proxy = typeof trustProxy === 'number' ? undefined : trustedProxies(trustProxy);
   const open = new Map<string, number>();
@@ -27,6 +34,7 @@ export function capConnections(server: Server, { maxConnections, connectionsPerC
     const client = clientKey(address);
     const count = open.get(client) ?? 0;
     if (count >= connectionsPerClient) {
+      refused.client++;
       socket.destroy();
       return;
     }

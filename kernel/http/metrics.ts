@@ -8,6 +8,7 @@
  */
 import type { Host, PluginShareStats, WorkerPoolStats } from '../host/index.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { RefusedConnections } from './connection-caps.js';
 import type { RedisHitStore } from './rate-limit/redis-store.js';
 import type { HitStore } from './rate-limit/store.js';
 import type { KernelMiddleware } from './types.js';
@@ -115,7 +116,7 @@ function registerWatchdog(registry: Registry, watchdog: Host['watchdog']): void 
 }
 
 /** The metrics middleware, with a registry of its own. */
-export function createMetrics(store: HitStore, host: Host): KernelMiddleware {
+export function createMetrics(store: HitStore, host: Host, refusedConnections: RefusedConnections): KernelMiddleware {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
@@ -132,6 +133,17 @@ export function createMetrics(store: HitStore, host: Host): KernelMiddleware {
   registerWorkerPool(registry, host);
   registerPluginProcesses(registry, host);
   registerWatchdog(registry, host.watchdog);
+  new Counter({
+    name: 'toolshed_connections_refused_total',
+    help: 'Connections closed as they were accepted, by the cap they passed: total (server.maxConnections) or client (server.connectionsPerClient)',
+    labelNames: ['cap'] as const,
+    registers,
+    collect() {
+      this.reset();
+      this.inc({ cap: 'total' }, refusedConnections.total);
+      this.inc({ cap: 'client' }, refusedConnections.client);
+    },
+  });
   if (isRedisStore(store)) registerRedisStore(registry, store);
 
   return async function countRequests(ctx, next) {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { API_VERSION, builtinPluginDir, buildRegistry, discoverPlugins, openHost, type Config, type Host, type HostExtensions, type LoadedPlugin, type Logger, type Registry } from '../host/index.js';
 import { createApp } from './app.js';
 import { answerClientError } from './client-error.js';
-import { capConnections } from './connection-caps.js';
+import { capConnections, type RefusedConnections } from './connection-caps.js';
 import { httpBodies, type HttpBodies } from './http-body.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { createMemoryHitStore } from './rate-limit/memory-store.js';
@@ -66,6 +66,8 @@ export interface BuiltService {
   readonly bodies: HttpBodies;
   /** The Koa app's request listener. */
   readonly callback: RequestListener;
+  /** Connections the caps closed as they were accepted (kernel/http/connection-caps.ts): a server counts them here, /metrics shows them. */
+  readonly refusedConnections: RefusedConnections;
   /** Starts the watchdog and the background warm-up: what runs once requests may come. Settles as `warmedUp` does. */
   begin(): Promise<void>;
   /** From now on /healthz answers 503 and answers close their connections. */
@@ -105,7 +107,8 @@ export async function buildService(options: StartOptions): Promise<BuiltService>
       ? memory
       : await (await import('./rate-limit/redis-store.js')).createRedisStore({ url: redisUrl, windowMs, logger, fallback: memory, unavailable: config.rateLimit.redis.unavailable });
   // Imported only when enabled: prom-client costs start-up time and memory.
-  const metrics = config.metrics.enabled ? (await import('./metrics.js')).createMetrics(store, host) : undefined;
+  const refusedConnections: RefusedConnections = { total: 0, client: 0 };
+  const metrics = config.metrics.enabled ? (await import('./metrics.js')).createMetrics(store, host, refusedConnections) : undefined;
   let draining = false;
   const bodies = httpBodies(host);
   // Built once for the API and the doors that show it: the document walks every operation's schemas.
@@ -117,6 +120,7 @@ export async function buildService(options: StartOptions): Promise<BuiltService>
     host,
     bodies,
     callback: app.callback(),
+    refusedConnections,
     begin: () => {
       host.watchdog.start();
       return host.warmUp(config.operations.warmUp);
@@ -141,7 +145,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const timeouts = { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, headersTimeoutMs) };
   const server = createServer(timeouts, built.callback);
   server.on('clientError', answerClientError);
-  capConnections(server, config.server);
+  capConnections(server, config.server, built.refusedConnections);
   // A socket with no traffic this long is closed: a client that does not read its answer cannot
   // keep it (and its memory) forever. Handlers finish far sooner (the worker budget is shorter).
   server.timeout = config.server.writeTimeoutMs;
