@@ -115,6 +115,21 @@ function registerWatchdog(registry: Registry, watchdog: Host['watchdog']): void 
   });
 }
 
+/** The connections the caps closed as they were accepted (kernel/http/connection-caps.ts), by cap. */
+function registerConnectionCaps(registry: Registry, refused: RefusedConnections): void {
+  new Counter({
+    name: 'toolshed_connections_refused_total',
+    help: 'Connections closed as they were accepted, by the cap they passed: total (server.maxConnections) or client (server.connectionsPerClient)',
+    labelNames: ['cap'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ cap: 'total' }, refused.total);
+      this.inc({ cap: 'client' }, refused.client);
+    },
+  });
+}
+
 /** The metrics middleware, with a registry of its own. */
 export function createMetrics(store: HitStore, host: Host, refusedConnections: RefusedConnections): KernelMiddleware {
   const registry = new Registry();
@@ -133,17 +148,7 @@ export function createMetrics(store: HitStore, host: Host, refusedConnections: R
   registerWorkerPool(registry, host);
   registerPluginProcesses(registry, host);
   registerWatchdog(registry, host.watchdog);
-  new Counter({
-    name: 'toolshed_connections_refused_total',
-    help: 'Connections closed as they were accepted, by the cap they passed: total (server.maxConnections) or client (server.connectionsPerClient)',
-    labelNames: ['cap'] as const,
-    registers,
-    collect() {
-      this.reset();
-      this.inc({ cap: 'total' }, refusedConnections.total);
-      this.inc({ cap: 'client' }, refusedConnections.client);
-    },
-  });
+  registerConnectionCaps(registry, refusedConnections);
   if (isRedisStore(store)) registerRedisStore(registry, store);
 
   return async function countRequests(ctx, next) {
