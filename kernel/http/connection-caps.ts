@@ -11,10 +11,14 @@ import type { Config } from '../host/index.js';
 import { trustedProxies } from './client-address.js';
 import { clientKey } from './rate-limit/client-key.js';
 
-/** Connections closed as they were accepted, by the cap that closed them (`/metrics` reads them). */
+/** Connections closed by a cap, by the cap that closed them (`/metrics` reads them). */
 export interface RefusedConnections {
+  /** As accepted, past `server.maxConnections`. */
   total: number;
+  /** As accepted, past `server.connectionsPerClient`. */
   client: number;
+  /** With more requests sent ahead than may wait (pipelined-requests.ts). */
+  pipelined: number;
 }
 
 /**

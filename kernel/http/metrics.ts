@@ -115,17 +115,18 @@ function registerWatchdog(registry: Registry, watchdog: Host['watchdog']): void 
   });
 }
 
-/** The connections the caps closed as they were accepted (kernel/http/connection-caps.ts), by cap. */
+/** The connections the caps closed (kernel/http/connection-caps.ts, pipelined-requests.ts), by cap. */
 function registerConnectionCaps(registry: Registry, refused: RefusedConnections): void {
   new Counter({
     name: 'toolshed_connections_refused_total',
-    help: 'Connections closed as they were accepted, by the cap they passed: total (server.maxConnections) or client (server.connectionsPerClient)',
+    help: 'Connections closed by a cap: as they were accepted, past server.maxConnections (total) or server.connectionsPerClient (client); or with more requests sent ahead than may wait (pipelined)',
     labelNames: ['cap'] as const,
     registers: [registry],
     collect() {
       this.reset();
       this.inc({ cap: 'total' }, refused.total);
       this.inc({ cap: 'client' }, refused.client);
+      this.inc({ cap: 'pipelined' }, refused.pipelined);
     },
   });
 }

@@ -11,6 +11,7 @@ import { createApp } from './app.js';
 import { answerClientError } from './client-error.js';
 import { capConnections, type RefusedConnections } from './connection-caps.js';
 import { httpBodies, type HttpBodies } from './http-body.js';
+import { oneAtATime } from './pipelined-requests.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { createMemoryHitStore } from './rate-limit/memory-store.js';
 import type { HitStore } from './rate-limit/store.js';
@@ -66,7 +67,7 @@ export interface BuiltService {
   readonly bodies: HttpBodies;
   /** The Koa app's request listener. */
   readonly callback: RequestListener;
-  /** Connections the caps closed as they were accepted (kernel/http/connection-caps.ts): a server counts them here, /metrics shows them. */
+  /** Connections the caps closed (kernel/http/connection-caps.ts, pipelined-requests.ts): a server counts them here, /metrics shows them. */
   readonly refusedConnections: RefusedConnections;
   /** Starts the watchdog and the background warm-up: what runs once requests may come. Settles as `warmedUp` does. */
   begin(): Promise<void>;
@@ -107,7 +108,7 @@ export async function buildService(options: StartOptions): Promise<BuiltService>
       ? memory
       : await (await import('./rate-limit/redis-store.js')).createRedisStore({ url: redisUrl, windowMs, logger, fallback: memory, unavailable: config.rateLimit.redis.unavailable });
   // Imported only when enabled: prom-client costs start-up time and memory.
-  const refusedConnections: RefusedConnections = { total: 0, client: 0 };
+  const refusedConnections: RefusedConnections = { total: 0, client: 0, pipelined: 0 };
   const metrics = config.metrics.enabled ? (await import('./metrics.js')).createMetrics(store, host, refusedConnections) : undefined;
   let draining = false;
   const bodies = httpBodies(host);
@@ -143,7 +144,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   // late requests only every connectionsCheckingInterval (30 s by default, which turned a 20 s
   // limit into 20–50 s); once a second costs a walk over the open connections.
   const timeouts = { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, headersTimeoutMs) };
-  const server = createServer(timeouts, built.callback);
+  const server = createServer(timeouts, oneAtATime(built.callback, built.refusedConnections));
   server.on('clientError', answerClientError);
   capConnections(server, config.server, built.refusedConnections);
   // A socket with no traffic this long is closed: a client that does not read its answer cannot

@@ -1,0 +1,108 @@
+// Requests a client sends ahead on one connection (HTTP/1.1 pipelining, kernel/http/pipelined-requests.ts),
+// over real sockets since the connection is the subject: they start one at a time, in order, each
+// once the answer before it is out; up to 16 may wait, and one more closes the connection, which
+// /metrics counts. Outcomes are counted (requests Node parsed, answers received), never timed.
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { after, describe, it } from 'node:test';
+import type { RefusedConnections } from '../kernel/http/connection-caps.js';
+import { MAX_WAITING, oneAtATime } from '../kernel/http/pipelined-requests.js';
+import { send } from './support/http.js';
+import { serviceStarter } from './support/service.js';
+import { until } from './support/until.js';
+
+const servers: Server[] = [];
+after(() => servers.forEach((server) => server.close()));
+
+/** A plain node:http server with `listener` behind oneAtATime; `parsed` counts every request Node handed over. */
+async function serve(listener: RequestListener): Promise<{ port: number; refused: RefusedConnections; parsed: () => number }> {
+  const refused: RefusedConnections = { total: 0, client: 0, pipelined: 0 };
+  const server = createServer(oneAtATime(listener, refused));
+  let parsed = 0;
+  server.on('request', () => parsed++);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  return { port: (server.address() as AddressInfo).port, refused, parsed: () => parsed };
+}
+
+/** One connection that writes `requests` in one write and keeps what comes back. */
+function pipeline(port: number, requests: readonly string[]): { socket: Socket; received: () => string; closed: () => boolean } {
+  const socket = connect(port, '127.0.0.1', () => socket.write(requests.join('')));
+  let received = '';
+  let closed = false;
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+  socket.on('error', () => undefined);
+  socket.on('close', () => (closed = true));
+  return { socket, received: () => received, closed: () => closed };
+}
+
+const getOf = (path: string): string => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+const bodiesOf = (received: string): string[] => received.split('HTTP/1.1 ').slice(1).map((answer) => answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+describe('requests sent ahead on one connection', () => {
+  it('start one at a time, in order, each once the answer before it is out', async () => {
+    let running = 0;
+    let most = 0;
+    const { port } = await serve((req, res) => {
+      most = Math.max(most, ++running);
+      // Answered a turn later: a request started meanwhile would be running beside it.
+      setImmediate(() => {
+        running--;
+        res.end(req.url);
+      });
+    });
+    const paths = Array.from({ length: 10 }, (_, index) => `/${index}`);
+    const client = pipeline(port, paths.map(getOf));
+    await until(() => bodiesOf(client.received()).length === 10, 'ten answers');
+    client.socket.destroy();
+    assert.deepEqual(bodiesOf(client.received()), paths);
+    assert.equal(most, 1);
+  });
+
+  it(`may wait ${MAX_WAITING} deep behind the one being answered`, async () => {
+    const held: ServerResponse[] = [];
+    const server = await serve((_req: IncomingMessage, res) => (held.length === 0 ? held.push(res) : res.end('later')));
+    const client = pipeline(server.port, Array.from({ length: MAX_WAITING + 1 }, () => getOf('/')));
+    await until(() => server.parsed() === MAX_WAITING + 1, 'every request parsed');
+    held[0]!.end('first');
+    await until(() => bodiesOf(client.received()).length === MAX_WAITING + 1, 'every answer');
+    assert.equal(client.closed(), false);
+    assert.equal(server.refused.pipelined, 0);
+    client.socket.destroy();
+  });
+
+  it('close the connection at one more, unstarted, and are counted', async () => {
+    let started = 0;
+    const server = await serve(() => started++);
+    const client = pipeline(server.port, Array.from({ length: MAX_WAITING + 2 }, () => getOf('/')));
+    await until(() => client.closed(), 'the connection closed');
+    assert.equal(started, 1);
+    assert.equal(server.refused.pipelined, 1);
+  });
+});
+
+describe('the service, sent a pipeline', () => {
+  const start = serviceStarter();
+  const echo = (text: string): string => {
+    const body = JSON.stringify({ text });
+    return `POST /v1/kernel-probe/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  };
+
+  it('answers one within the bound in order, and closes one of 1,000 small POSTs; the next client is answered', async () => {
+    const service = await start({ metrics: { enabled: true } });
+    const port = Number(new URL(service.url).port);
+    const texts = Array.from({ length: MAX_WAITING }, (_, index) => `t${index}`);
+    const polite = pipeline(port, texts.map(echo));
+    await until(() => bodiesOf(polite.received()).length === texts.length, 'every answer');
+    polite.socket.destroy();
+    assert.deepEqual(bodiesOf(polite.received()).map((body) => (JSON.parse(body) as { text: string }).text), texts);
+    // Before, every request parsed was started, each context waiting for its turn: 100,000 of them, unread, held 1 GB.
+    const flood = pipeline(port, Array.from({ length: 1000 }, (_, index) => echo(`f${index}`)));
+    await until(() => flood.closed(), 'the flood cut');
+    assert.ok(bodiesOf(flood.received()).length < 1000);
+    assert.equal((await send(service.url, '/v1/kernel-probe/echo', { body: { text: 'next' } })).status, 200);
+    assert.match((await send(service.url, '/metrics', { method: 'GET' })).text, /^toolshed_connections_refused_total\{cap="pipelined"\} 1$/m);
+  });
+});
