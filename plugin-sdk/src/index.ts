@@ -27,6 +27,7 @@ export {
   type ErrorDetail,
 } from './errors.js';
 export { roundDecimal } from './rounding.js';
+export { readCapped } from './capped-body.js';
 export { CALENDAR_DATE, TIME_OF_DAY, UTC_OFFSET } from './patterns.js';
 export {
   workerRefusal,

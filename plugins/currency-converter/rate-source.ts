@@ -3,6 +3,7 @@
  * and a size cap), or one read of the configured local file. Both give the parsed day of rates or
  * throw a FeedError whose message names the failure without quoting the URL, path or body.
  */
+import { readCapped } from '@toolshed/plugin-sdk';
 import { open } from 'node:fs/promises';
 import { FeedFormatError, parseEcbXml, type RateSet } from './ecb-xml.js';
 
@@ -32,26 +33,6 @@ function parse(bytes: Uint8Array): RateSet {
     if (error instanceof FeedFormatError) throw new FeedError(`The rate feed is not a valid ECB rate document: ${error.message}`);
     throw error;
   }
-}
-
-/** Reads the body, giving up as soon as it grows past MAX_FEED_BYTES (so a huge answer costs little). */
-async function readCapped(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array> {
-  if (body === null) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_FEED_BYTES) {
-      // Cancelling only releases the connection; its outcome changes nothing.
-      reader.cancel().catch(() => undefined);
-      throw new FeedError(`The rate feed is larger than ${MAX_FEED_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total);
 }
 
 /** GETs `url` within `timeoutMs` (or until `signal` aborts) and parses it. */
@@ -85,7 +66,7 @@ export async function fetchRates(url: string, timeoutMs: number, signal: AbortSi
     }
     let bytes: Uint8Array;
     try {
-      bytes = await readCapped(response.body);
+      bytes = await readCapped(response.body, MAX_FEED_BYTES, () => new FeedError(`The rate feed is larger than ${MAX_FEED_BYTES} bytes`));
     } catch (error) {
       if (error instanceof FeedError) throw error;
       throw new FeedError(controller.signal.aborted ? interrupted() : 'The connection to the rate feed broke');

@@ -3,7 +3,7 @@
  * a DNS message of at most 65,535 bytes. No redirect is followed and nothing but a 2xx answer of
  * type application/dns-message is read.
  */
-import { isToolshedError, UpstreamError } from '@toolshed/plugin-sdk';
+import { isToolshedError, readCapped, UpstreamError } from '@toolshed/plugin-sdk';
 
 /** The largest DNS message there is (RFC 1035 §4.2.2 frames it with a 16-bit length). */
 export const MAX_MESSAGE_BYTES = 65_535;
@@ -24,26 +24,6 @@ export function queryUrl(resolverUrl: string, query: Uint8Array): URL {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UpstreamError('The configured resolver URL is not an http(s) URL');
   url.searchParams.set('dns', Buffer.from(query).toString('base64url'));
   return url;
-}
-
-/** Reads the body, refusing it as soon as it grows past `limit` bytes (so a huge answer costs little). */
-async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Buffer> {
-  if (body === null) return Buffer.alloc(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      // Cancelling only releases the connection; its outcome changes nothing for the answer.
-      reader.cancel().catch(() => undefined);
-      throw new UpstreamError(`The resolver's answer is larger than ${limit} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total);
 }
 
 /**
@@ -70,7 +50,7 @@ export async function exchange(resolverUrl: string, query: Uint8Array, signal: A
     throw new UpstreamError(`The resolver answered with a content type other than ${MEDIA_TYPE}`);
   }
   try {
-    return await readCapped(response.body, MAX_MESSAGE_BYTES);
+    return await readCapped(response.body, MAX_MESSAGE_BYTES, () => new UpstreamError(`The resolver's answer is larger than ${MAX_MESSAGE_BYTES} bytes`));
   } catch (error) {
     if (signal.aborted || isToolshedError(error)) throw error;
     throw new UpstreamError('The connection to the resolver broke while reading its answer');
