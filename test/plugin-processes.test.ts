@@ -245,7 +245,7 @@ describe('finding 5 against a service started with a secret in its environment',
 });
 
 describe('what a contained plugin prints', { timeout: 60_000 }, () => {
-  it('never reaches the service\'s log on stdout, whichever way it prints; it goes to the service\'s stderr as printed', async () => {
+  it('never reaches the service\'s log on stdout, whichever way it prints; it reaches the service\'s stderr a line at a time, each labelled with the plugin and its process, and no more than its budget a minute', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-prints-'));
     const config = path.join(dir, 'config.yaml');
     await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(processPlugins)}]\noperations:\n  warmUp: false\n`);
@@ -266,6 +266,16 @@ describe('what a contained plugin prints', { timeout: 60_000 }, () => {
       const id = String(answer.headers['x-request-id']);
       await until(() => log.includes(id));
       assert.deepEqual(forged.filter((text) => log.includes(text)), []);
+      const lines = printed.split('\n').filter((line) => line.includes('forged by'));
+      assert.deepEqual(lines.map((line) => line.replace(/^\[plugin rogue \d+\] /, '')), forged.map((text) => `{"level":50,"msg":"${text}"}`));
+      // 1 MiB in lines of 1 KiB: past 64 KiB (and the read that passed it) the service reads no more
+      // this minute; the rest waits in the plugin's own process, whose answer is not held up.
+      const shouted = await send(url, `/v1/${GROUP}/shout`, { body: { kb: 1024 } });
+      assert.deepEqual([shouted.status, shouted.json], [200, { done: true }]);
+      await until(() => printed.includes('what it prints next waits until'));
+      const heard = printed.split('\n').filter((line) => /^\[plugin rogue \d+\] x{1023}$/.test(line)).length;
+      assert.ok(heard >= 64 && heard <= 130, `${heard} lines of 1 KiB relayed`);
+      assert.equal((await send(url, '/v1/base64/encode', { body: { text: 'hi' } })).status, 200);
     } finally {
       child.kill('SIGTERM');
       await exitOf(child);

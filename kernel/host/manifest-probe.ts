@@ -47,7 +47,7 @@ function firstFrame(specifier: string, user: UserSetting): Promise<Frame> {
       const code = (error as NodeJS.ErrnoException).code;
       return reject(new ProbeRefusal([(error as Error).message], code));
     }
-    const probe = new PluginProcess(launch, { maxPayloadBytes: MAX_MANIFEST_BYTES, niceness: 0 }, {
+    const probe = new PluginProcess(launch, { maxPayloadBytes: MAX_MANIFEST_BYTES, niceness: 0, label: `plugin ${specifier}, loading` }, {
       frame: (frame) => {
         answer ??= frame;
       },

@@ -12,6 +12,7 @@ import { readProcStat } from '../proc-stat.js';
 import { encodeFrame, FrameError, FrameReader, type Frame } from './frames.js';
 import type { Launch } from './launch.js';
 import { tooManyPieces } from '../pieces.js';
+import { relayOutput } from './plugin-output.js';
 import { MAX_HEADER_BYTES } from './protocol.js';
 
 /** Why a process ended. `exited` is its own doing (an exit, a crash, a signal from itself or another process). */
@@ -33,10 +34,12 @@ export interface ProcessEvents {
   ended(cause: EndCause): void;
 }
 
-/** Bounds of a process: the largest payload it may send, its niceness. */
+/** Bounds of a process: the largest payload it may send, its niceness; and who it is, in what it prints. */
 export interface ProcessOptions {
   readonly maxPayloadBytes: number;
   readonly niceness: number;
+  /** `plugin <group>`: each line it prints is labelled with this and its process id (plugin-output.ts). */
+  readonly label: string;
 }
 
 export class PluginProcess {
@@ -53,12 +56,13 @@ export class PluginProcess {
     this.child = spawn(launch.command, [...launch.args], {
       env: { ...launch.env },
       cwd: launch.cwd,
-      // stdin and stdout are the channel; the plugin's own output goes where the service's stderr goes.
-      stdio: ['pipe', 'pipe', 'inherit'],
+      // stdin and stdout are the channel; the plugin's own output comes on stderr, relayed under a budget.
+      stdio: ['pipe', 'pipe', 'pipe'],
       // A group of its own: ending it ends every process it started (with the childProcess grant), and a terminal's Ctrl-C is not its signal.
       detached: true,
       ...(launch.user === undefined ? {} : { uid: launch.user.uid, gid: launch.user.gid }),
     });
+    relayOutput(this.child.stderr!, { label: `${options.label} ${this.child.pid ?? 'unstarted'}` });
     const reader = new FrameReader({ headerBytes: MAX_HEADER_BYTES, payloadBytes: options.maxPayloadBytes });
     // Reads and bytes since the last whole frame: a frame written a byte at a time cost the main
     // thread a read per byte until the deadline (40 % of a core for 10 s), and is ended instead.

@@ -315,7 +315,7 @@ export class PluginShare {
     const { launch, niceness, maxAnswerBytes, config } = this.options;
     // Its events come later (a process's output and exit are asynchronous), once the slot exists.
     const made: { slot?: Slot } = {};
-    const process = new PluginProcess(launch, { maxPayloadBytes: maxAnswerBytes, niceness }, {
+    const process = new PluginProcess(launch, { maxPayloadBytes: maxAnswerBytes, niceness, label: `plugin ${this.options.group}` }, {
       frame: (frame) => this.heard(made.slot!, frame),
       ended: (cause) => this.ended(made.slot!, cause),
     });

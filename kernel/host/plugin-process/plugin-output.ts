@@ -1,0 +1,63 @@
+/**
+ * What a contained plugin prints (console.log, console.error and process.stdout all go to its
+ * stderr, child-entry.ts) reaches the service's stderr line by line, each line labelled with the
+ * plugin and its process id, and within a budget: {@link OUTPUT_BYTES_PER_MINUTE} a minute per
+ * process. Past the budget the service stops reading that process's output until the minute is
+ * over: what the plugin prints meanwhile waits in its own process (its writes to a pipe are
+ * queued there, counted against its own memory caps), and the main thread reads no more than the
+ * budget a minute, however fast the plugin prints. Before, the plugin wrote to the service's
+ * stderr itself: unlabelled, and as much as it liked.
+ */
+import type { Readable } from 'node:stream';
+
+/** What one plugin process may print in a minute before its output waits. */
+export const OUTPUT_BYTES_PER_MINUTE = 64 * 1024;
+const MINUTE_MS = 60_000;
+
+/** Control characters other than tab: a carriage return or an escape sequence could hide a line's label on a terminal. */
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's purpose
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+export interface OutputOptions {
+  /** Says who printed, at the start of each line: `plugin <group> <pid>`. */
+  readonly label: string;
+  /** Where the labelled lines go (the service's stderr). */
+  readonly write?: (text: string) => void;
+  readonly budgetBytes?: number;
+  readonly windowMs?: number;
+}
+
+/** Relays `output` (a plugin process's stderr) until it ends. */
+export function relayOutput(output: Readable, options: OutputOptions): void {
+  const { label, write = (text: string) => void process.stderr.write(text), budgetBytes = OUTPUT_BYTES_PER_MINUTE, windowMs = MINUTE_MS } = options;
+  const say = (line: string): void => write(`[${label}] ${line.replace(CONTROLS, '\uFFFD')}\n`);
+  let partial = '';
+  let read = 0;
+  let windowEnds = 0;
+  let timer: NodeJS.Timeout | undefined;
+  output.setEncoding('utf8');
+  output.on('data', (text: string) => {
+    const now = Date.now();
+    if (now >= windowEnds) {
+      windowEnds = now + windowMs;
+      read = 0;
+    }
+    read += Buffer.byteLength(text);
+    const lines = (partial + text).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) say(line);
+    if (read < budgetBytes) return;
+    // A line that never ends is said in the budget's pieces: what is held never passes it.
+    if (partial !== '') say(partial);
+    partial = '';
+    output.pause();
+    say(`printed ${budgetBytes} bytes within ${windowMs / 1000} s: what it prints next waits until ${new Date(windowEnds).toISOString()}`);
+    timer = setTimeout(() => output.resume(), windowEnds - now);
+    timer.unref();
+  });
+  output.once('end', () => {
+    if (partial !== '') say(partial);
+  });
+  output.once('close', () => clearTimeout(timer));
+  output.on('error', () => undefined);
+}
