@@ -10,6 +10,8 @@
 //               reopened when refused or cut: it may hold its share of the reading budget, no more
 //  amplify      issue 44's "652 bytes take 1.2 GB": the 30-step recipe, gzipped, two at a time
 //  large-doors  10 MiB bodies to /v1/recipes/run, /v1/recipes/identify and /mcp, two at a time
+//  pipeline     64 connections, each writing 1,000 small POSTs at once without waiting for an
+//               answer, each reopened when the service closes it
 import { connect, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { kernelRows } from '../hostile/corpus.js';
@@ -94,6 +96,27 @@ function hold(declared: readonly number[], sent: number): void {
   for (const length of declared) keep(length);
 }
 
+/** `connections` connections that each write `burst` small POSTs at once, ahead of every answer, each reopened when closed. */
+function pipeline(connections: number, burst: number): void {
+  const requests = Buffer.from(`POST /v1/base64/encode HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n{"text":"hi"}`.repeat(burst));
+  let open = 0;
+  const keep = (): void => {
+    const socket = connect({ host: '127.0.0.1', port, localAddress }, () => {
+      counts.sent++;
+      socket.write(requests);
+      if (++open === connections) process.send?.('ready');
+    });
+    // Read and dropped: whether it reads its answers or not, a connection is closed past 16 waiting.
+    socket.resume();
+    socket.on('error', () => undefined);
+    socket.once('close', () => {
+      counts.statuses.closed = (counts.statuses.closed ?? 0) + 1;
+      keep();
+    });
+  };
+  for (let index = 0; index < connections; index++) keep();
+}
+
 /** The 30 text-converter/encode steps of issue 44, each answer 68 × its input, sent gzipped (652 bytes). */
 function amplifyingRecipe(): Buffer {
   const step = { operation: 'text-converter/encode', body: { text: { $from: '/input' }, format: 'binary', separator: '\u0001'.repeat(10) } };
@@ -124,6 +147,8 @@ if (mode === 'hostile') {
       headers: { ...json, Accept: 'application/json, text/event-stream' },
     },
   ], true);
+} else if (mode === 'pipeline') {
+  pipeline(64, 1000);
 } else throw new Error(`no attack named ${mode}`);
 
 // 'reset' starts the counts of the measured run; anything else asks for them.

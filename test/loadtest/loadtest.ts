@@ -186,6 +186,7 @@ await underAttack('slow-hold', '13 bodies of 1 byte declaring 10 MiB (reopened w
 await underAttack('share-hold', 'one address: 64 bodies of 1 MiB declaring 10 MiB, stalled');
 await underAttack('amplify', 'the amplifying recipe (30 steps, gzipped), 2 at a time');
 await underAttack('large-doors', '10 MiB bodies to recipes/run, recipes/identify, /mcp, 2 at a time');
+await underAttack('pipeline', '64 connections, each 1,000 small POSTs sent ahead (reopened when closed)');
 
 // 50 clients ask for 30 MB answers and never read them: the answer budget and the write timeout.
 await startStretch('50 clients that never read 30 MB answers');
