@@ -1,6 +1,7 @@
 // Requests take turns on the event loop (kernel/http/middleware/turns.ts). Outcomes are counted in turns
 // of the loop, never timed: the clock is the test's, and a chain of immediates numbers the turns.
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { describe, it } from 'node:test';
 import { takeTurns, turnTaking, type TurnTaking } from '../kernel/http/middleware/turns.js';
 import type { KernelContext } from '../kernel/http/types.js';
@@ -140,15 +141,64 @@ describe('requests taking turns', () => {
     assert.deepEqual(order, ['first', 'second']);
   });
 
+  it('starts a wait that is left at once, out of its place, and keeps the order of the rest', async () => {
+    let time = 0;
+    const turns = turnTaking(5, () => time);
+    assert.equal(turns.take(), undefined);
+    time = 10;
+    const waits = [turns.take(), turns.take(), turns.take()];
+    assert.ok(waits.every((wait) => wait instanceof Promise));
+    const order: number[] = [];
+    const all = Promise.all(waits.map((wait, index) => wait!.then(() => order.push(index))));
+    turns.leave(waits[2]!);
+    await Promise.resolve();
+    assert.deepEqual(order, [2], 'the left wait starts in this turn, before the pump');
+    // Left again, or after it started: nothing changes.
+    turns.leave(waits[2]!);
+    await all;
+    assert.deepEqual(order, [2, 0, 1]);
+  });
+
+  it('lets a request whose connection closes while it waits go on at once, and one closed before it came never wait', async () => {
+    let time = 0;
+    const turns = turnTaking(5, () => time);
+    turns.take();
+    time = 10; // the turn is spent: every operation from here waits
+    const middleware = takeTurns(turns);
+    let reached = 0;
+    const next = () => {
+      reached++;
+      return Promise.resolve();
+    };
+    const operation = { method: 'POST', public: false, respond: () => Promise.resolve() } as const;
+    const context = (res: EventEmitter & { destroyed: boolean }) => ({ state: { route: operation }, res }) as unknown as KernelContext;
+    const open = Object.assign(new EventEmitter(), { destroyed: false });
+    const waiting = middleware(context(open), next);
+    await Promise.resolve();
+    assert.equal(reached, 0, 'it waits for its turn');
+    open.destroyed = true;
+    open.emit('close');
+    // Microtasks only: its turn (the pump, an immediate) has not come yet.
+    await Promise.resolve();
+    await Promise.resolve();
+    assert.equal(reached, 1, 'it went on as its connection closed');
+    await waiting;
+    assert.equal(open.listenerCount('close'), 0);
+    const closed = middleware(context(Object.assign(new EventEmitter(), { destroyed: true })), next);
+    await Promise.resolve();
+    assert.equal(reached, 2, 'closed before it came: it never waited');
+    await closed;
+  });
+
   it('never holds a precomputed answer (health, the OpenAPI document), only operations', async () => {
-    const never: TurnTaking = { take: () => new Promise<void>(() => undefined) };
+    const never: TurnTaking = { take: () => new Promise<void>(() => undefined), leave: () => undefined };
     const middleware = takeTurns(never);
     let reached = 0;
     const next = () => {
       reached++;
       return Promise.resolve();
     };
-    const context = (route: KernelContext['state']['route']) => ({ state: { route } }) as KernelContext;
+    const context = (route: KernelContext['state']['route']) => ({ state: { route }, res: Object.assign(new EventEmitter(), { destroyed: false }) }) as unknown as KernelContext;
     await middleware(context({ method: 'GET', public: true, json: '{"status":"ok"}' }), next);
     await middleware(context(undefined), next);
     assert.equal(reached, 2, 'health and an unknown path go on at once');

@@ -17,11 +17,15 @@ const MAX_BATCH = 1024;
 export interface TurnTaking {
   /** Undefined when the caller may start now, else a promise that resolves in a later turn. */
   take(): Promise<void> | undefined;
+  /** Resolves a wait of `take()` now, out of its place in the queue (its client left). */
+  leave(wait: Promise<void>): void;
 }
 
 /** `clock` is `performance.now` but for tests, which count turns instead of timing them. */
 export function turnTaking(turnMs = TURN_MS, clock: () => number = () => performance.now()): TurnTaking {
   const waiting: (() => void)[] = [];
+  // Only for waits that may be left: taking a turn at once makes nothing.
+  const starters = new WeakMap<Promise<void>, () => void>();
   // When this turn's first request started; -1 between turns.
   let turnStarted = -1;
   const endTurn = (): void => {
@@ -67,13 +71,22 @@ export function turnTaking(turnMs = TURN_MS, clock: () => number = () => perform
         }
         if (now - turnStarted < turnMs) return undefined;
       }
-      return new Promise<void>((resolve) => {
-        waiting.push(resolve);
-        if (!pumping) {
-          pumping = true;
-          setImmediate(pump);
-        }
-      });
+      let start!: () => void;
+      const wait = new Promise<void>((resolve) => (start = resolve));
+      waiting.push(start);
+      starters.set(wait, start);
+      if (!pumping) {
+        pumping = true;
+        setImmediate(pump);
+      }
+      return wait;
+    },
+    leave(wait) {
+      const start = starters.get(wait);
+      const index = start === undefined ? -1 : waiting.indexOf(start);
+      if (index < 0) return;
+      waiting.splice(index, 1);
+      start!();
     },
   };
 }
@@ -83,7 +96,20 @@ export function takeTurns(turns: TurnTaking = turnTaking()): KernelMiddleware {
   return function waitForTurn(ctx, next) {
     const route = ctx.state.route;
     if (route === undefined || route.json !== undefined) return next();
+    // Gone already (its connection closed before it came here): nothing to wait for.
+    if (ctx.res.destroyed) return next();
     const wait = turns.take();
-    return wait === undefined ? next() : wait.then(next);
+    if (wait === undefined) return next();
+    // A client that leaves while it waits goes on at once, to be refused as its body is read: left
+    // in the queue, it held its connection and all Node had parsed on it until its turn. A
+    // connection cut for sending too many requests ahead (pipelined-requests.ts) held a thousand
+    // of them, and under load its waits held 1 GB.
+    const res = ctx.res;
+    const left = (): void => turns.leave(wait);
+    res.once('close', left);
+    return wait.then(() => {
+      res.removeListener('close', left);
+      return next();
+    });
   };
 }
