@@ -1,7 +1,7 @@
 // npm run loadtest: the service under mixed valid traffic at 200 connections, then the same while
 // the hostile corpus runs in a loop, then while each attack of issue 44 runs (attacker.ts: slow
 // bodies holding the reading budget, the amplifying recipe, 10 MiB bodies to the composite and MCP
-// doors), then slow readers, 150,000 client addresses and a 300,000-request soak. Loopback only,
+// doors, requests sent ahead on one connection), then slow readers, 150,000 client addresses and a 300,000-request soak. Loopback only,
 // bounded in time; prints one table with every kept target of issues 38 and 44 (met or MISSED) and
 // what is measured without one. A measurement, not a test.
 // Knobs: LOADTEST_SECONDS (10), LOADTEST_CONNECTIONS (200), LOADTEST_SOAK (300000),
