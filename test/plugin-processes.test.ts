@@ -269,12 +269,13 @@ describe('what a contained plugin prints', { timeout: 60_000 }, () => {
       const lines = printed.split('\n').filter((line) => line.includes('forged by'));
       assert.deepEqual(lines.map((line) => line.replace(/^\[plugin rogue \d+\] /, '')), forged.map((text) => `{"level":50,"msg":"${text}"}`));
       // 1 MiB in lines of 1 KiB: past 64 KiB (and the read that passed it) the service reads no more
-      // this minute; the rest waits in the plugin's own process, whose answer is not held up.
+      // this minute; the rest waits in the plugin's own process, whose answer is not held up. About
+      // 64 whole lines: the lines printed above count too, and the line the budget ends in is said cut.
       const shouted = await send(url, `/v1/${GROUP}/shout`, { body: { kb: 1024 } });
       assert.deepEqual([shouted.status, shouted.json], [200, { done: true }]);
       await until(() => printed.includes('what it prints next waits until'));
       const heard = printed.split('\n').filter((line) => /^\[plugin rogue \d+\] x{1023}$/.test(line)).length;
-      assert.ok(heard >= 64 && heard <= 130, `${heard} lines of 1 KiB relayed`);
+      assert.ok(heard >= 60 && heard <= 130, `${heard} lines of 1 KiB relayed, about the 64 of the budget`);
       assert.equal((await send(url, '/v1/base64/encode', { body: { text: 'hi' } })).status, 200);
     } finally {
       child.kill('SIGTERM');
