@@ -1,5 +1,6 @@
 // relayOutput: a plugin process's output relayed a line at a time, each labelled, control
-// characters made visible, and reading paused past the budget until its window is over.
+// characters made visible, in one write per read, and reading paused past the budget until its
+// window is over.
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
@@ -13,33 +14,45 @@ async function until(check: () => boolean): Promise<void> {
   }
 }
 
+/** A relay of a fresh stream, and what it wrote: each write, and the lines of them all. */
+function relay(options: { budgetBytes?: number; windowMs?: number } = {}) {
+  const output = new PassThrough();
+  const writes: string[] = [];
+  relayOutput(output, { label: 'p', write: (text) => writes.push(text), ...options });
+  return { output, writes, lines: () => writes.join('').split('\n').slice(0, -1) };
+}
+
 describe('relayOutput', () => {
   it('says each line once it is whole, labelled, with control characters replaced, and the last one at the end', async () => {
-    const output = new PassThrough();
-    const said: string[] = [];
-    relayOutput(output, { label: 'plugin demo 42', write: (text) => said.push(text) });
+    const { output, lines } = relay();
     output.write('one\ntw');
     output.write('o\r\u001b[2Kthree\nfo');
     output.end('ur');
-    await until(() => said.length === 3);
-    assert.deepEqual(said, ['[plugin demo 42] one\n', '[plugin demo 42] two\uFFFD\uFFFD[2Kthree\n', '[plugin demo 42] four\n']);
+    await until(() => lines().length === 3);
+    assert.deepEqual(lines(), ['[p] one', '[p] two\uFFFD\uFFFD[2Kthree', '[p] four']);
+  });
+
+  it('writes the lines of one read in one write', async () => {
+    const { output, writes, lines } = relay();
+    output.write('\n'.repeat(1000));
+    await until(() => lines().length === 1000);
+    // One by one, 64 KiB of empty lines held the main thread 70–110 ms.
+    assert.equal(writes.length, 1);
   });
 
   it('stops reading at the budget, says so, and reads again once its window is over', async () => {
-    const output = new PassThrough();
-    const said: string[] = [];
-    relayOutput(output, { label: 'p', write: (text) => said.push(text), budgetBytes: 10, windowMs: 50 });
+    const { output, lines } = relay({ budgetBytes: 10, windowMs: 50 });
     output.write('12345\n');
-    await until(() => said.length === 1);
+    await until(() => lines().length === 1);
     assert.equal(output.isPaused(), false);
     // Past the budget, a line not yet ended is said as it stands: what waits is never held.
     output.write('6789\nabcd');
-    await until(() => said.length === 4);
-    assert.deepEqual(said.slice(1, 3), ['[p] 6789\n', '[p] abcd\n']);
-    assert.match(said[3]!, /^\[p\] printed 10 bytes within 0.05 s: what it prints next waits until \d{4}-/);
+    await until(() => lines().length === 4);
+    assert.deepEqual(lines().slice(1, 3), ['[p] 6789', '[p] abcd']);
+    assert.match(lines()[3]!, /^\[p\] printed 10 bytes within 0.05 s: what it prints next waits until \d{4}-/);
     assert.equal(output.isPaused(), true);
     output.write('later\n');
-    await until(() => said.length === 5);
-    assert.equal(said[4], '[p] later\n');
+    await until(() => lines().length === 5);
+    assert.equal(lines()[4], '[p] later');
   });
 });
