@@ -9,9 +9,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { getPriority, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { answerText, builtinPluginDir } from '../kernel/host/index.js';
+import { probeManifest } from '../kernel/host/manifest-probe.js';
 import { readProcStat } from '../kernel/host/proc-stat.js';
 import { send, type Answer } from './support/http.js';
 import { fixtures, NODE_ADDS, startTestService, withoutNodeAdds, type TestService } from './support/service.js';
@@ -100,6 +101,18 @@ describe('a contained plugin that attacks the service from its own process', { t
     const [pid] = share().pids;
     assert.ok(pid !== undefined);
     assert.equal(withoutNodeAdds(readFileSync(`/proc/${pid}/environ`, 'utf8')), '');
+  });
+
+  // After finding 5's answer: two ends in a row would pause the plugin's processes for the next test.
+  it('a load failure it reports while serving ends its process at once (502 naming the message), not a log line for each', async () => {
+    const lines = (): number => service.logs.filter((line) => line.includes('plugin failed to load in its process')).length;
+    const before = lines();
+    const answer = await send(service.url, `/v1/${GROUP}/lament`, { body: {} });
+    // Each one was a log line of 2 KB: 800 MB of log in 3 s, on a whole core.
+    assert.equal(answer.status, 502);
+    assert.match(errorOf(answer).message, new RegExp(`^The plugin ${GROUP} stopped before answering: its process wrote what the service does not take \\(an unexpected load-failed message\\)`));
+    assert.equal(lines(), before);
+    await stillAnswers(service);
   });
 
   it('finding 6: its niceness is its own: renicing its process leaves the service\'s priority as it was', async () => {
@@ -215,6 +228,16 @@ describe('a plugin whose import ends its own process', { timeout: 60_000 }, () =
       assert.equal(error.message, `Cannot load the plugin ${path.join(killers, 'dies-at-import', 'index.js')}:\n- its module stopped the process loading it: was ended by SIGKILL`);
       return true;
     });
+  });
+});
+
+describe('a plugin that keeps writing on its channel once its manifest is out', () => {
+  // Its import also keeps the loading process from exiting. Read until the probe's timeout, it
+  // held the service's main thread 30 s (29.6 s of CPU); a guard of 20 s fails that, and a probe
+  // on a busy machine takes about a second.
+  it('is loaded as soon as its manifest is out: the process loading it is ended then, not at the probe\'s timeout', { timeout: 20_000 }, async () => {
+    const manifest = await probeManifest(pathToFileURL(path.join(fixtures, 'chatty-plugins', 'keeps-talking', 'index.js')).href);
+    assert.deepEqual([manifest.group, Object.keys(manifest.operations)], ['keeps-talking', ['echo']]);
   });
 });
 

@@ -48,8 +48,12 @@ function firstFrame(specifier: string, user: UserSetting): Promise<Frame> {
       return reject(new ProbeRefusal([(error as Error).message], code));
     }
     const probe = new PluginProcess(launch, { maxPayloadBytes: MAX_MANIFEST_BYTES, niceness: 0, label: `plugin ${specifier}, loading` }, {
+      // Its one message is all it has to say: ended at once, a process whose plugin kept writing on
+      // its channel after it cannot keep the service reading until the probe's timeout.
       frame: (frame) => {
-        answer ??= frame;
+        if (answer !== undefined) return;
+        answer = frame;
+        probe.end({ kind: 'closing' });
       },
       ended: (cause: EndCause) => {
         clearTimeout(timer);
