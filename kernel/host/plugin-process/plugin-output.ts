@@ -9,10 +9,22 @@
  * stderr itself: unlabelled, and as much as it liked.
  */
 import type { Readable } from 'node:stream';
+import { LogDestination } from '../log-destination.js';
 
 /** What one plugin process may print in a minute before its output waits. */
 export const OUTPUT_BYTES_PER_MINUTE = 64 * 1024;
 const MINUTE_MS = 60_000;
+
+/**
+ * The service's stderr, written as its log is (asynchronously, whole lines, dropped past 16 MiB
+ * waiting): a reader of stderr that stops reading never blocks the event loop or grows memory.
+ */
+let stderr: LogDestination | undefined;
+function toStderr(text: string): void {
+  stderr ??= new LogDestination(2);
+  stderr.write(text);
+  stderr.flush();
+}
 
 /** Control characters other than tab: a carriage return or an escape sequence could hide a line's label on a terminal. */
 // eslint-disable-next-line no-control-regex -- matching control characters is this pattern's purpose
@@ -29,7 +41,7 @@ export interface OutputOptions {
 
 /** Relays `output` (a plugin process's stderr) until it ends. */
 export function relayOutput(output: Readable, options: OutputOptions): void {
-  const { label, write = (text: string) => void process.stderr.write(text), budgetBytes = OUTPUT_BYTES_PER_MINUTE, windowMs = MINUTE_MS } = options;
+  const { label, write = toStderr, budgetBytes = OUTPUT_BYTES_PER_MINUTE, windowMs = MINUTE_MS } = options;
   const prefix = `[${label}] `;
   // Lines (without their last newline) as written: each after the label, control characters replaced.
   const labelled = (lines: string): string => `${prefix}${lines.replace(CONTROLS, '\uFFFD').replaceAll('\n', `\n${prefix}`)}\n`;
