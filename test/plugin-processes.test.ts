@@ -161,6 +161,16 @@ describe('a contained plugin that attacks the service from its own process', { t
     assert.ok(pidsSeen.has(line?.pid as number));
     await stillAnswers(service);
   });
+
+  it('finding 7: its processes are the first the kernel ends when memory runs out, before the service, and it cannot turn that round', async () => {
+    const serviceScore = readFileSync('/proc/self/oom_score_adj', 'utf8');
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/oom-score`, { body: {} })).json, { own: 'ERR_ACCESS_DENIED', service: 'ERR_ACCESS_DENIED' });
+    const pids = share().pids;
+    assert.ok(pids.length > 0);
+    // The kernel adds 1000 ‰ of the memory to its score: larger than any process's size alone.
+    for (const pid of pids) assert.equal(readFileSync(`/proc/${pid}/oom_score_adj`, 'utf8'), '1000\n');
+    assert.equal(readFileSync('/proc/self/oom_score_adj', 'utf8'), serviceScore);
+  });
 });
 
 describe('a contained plugin whose process keeps ending', { timeout: 120_000 }, () => {

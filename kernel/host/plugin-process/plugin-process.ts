@@ -6,7 +6,7 @@
  * bounds, the client gone), else the exit code or signal the system reports.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { readProcStat } from '../proc-stat.js';
 import { encodeFrame, FrameError, FrameReader, type Frame } from './frames.js';
@@ -91,7 +91,10 @@ export class PluginProcess {
     // It could not be started (Node not executable by its user, say): the system's code says why.
     this.child.once('error', (error: NodeJS.ErrnoException) => this.finish({ kind: 'exited', code: null, signal: null, startError: error.code ?? error.name }));
     this.child.once('exit', (code, signal) => this.finish(this.cause ?? { kind: 'exited', code, signal }));
-    if (this.child.pid !== undefined) lowerPriority(this.child.pid, options.niceness);
+    if (this.child.pid !== undefined) {
+      lowerPriority(this.child.pid, options.niceness);
+      endedFirstWhenMemoryRunsOut(this.child.pid);
+    }
   }
 
   /** The process id (undefined when it could not be started). */
@@ -171,6 +174,22 @@ export class PluginProcess {
     this.child.stdin?.destroy();
     this.markGone();
     this.events.ended(cause);
+  }
+}
+
+/**
+ * Makes the process the one Linux's OOM killer ends first (`oom_score_adj` 1000, proc(5)), before
+ * the service, whatever the sizes: its resident-memory cap is read every 100 ms, and a plugin may
+ * pass it by what it allocates in between, or several processes under their caps may together pass
+ * the container's limit; the killer would otherwise end the largest process, which may be the
+ * service. Everything it starts inherits the score. Its process cannot lower it: under Node's
+ * permission model it writes no file (without that, its own user could write it back to 0).
+ */
+function endedFirstWhenMemoryRunsOut(pid: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/oom_score_adj`, '1000');
+  } catch {
+    // Not Linux, gone already, or not permitted: the killer weighs it by its size alone.
   }
 }
 
