@@ -15,16 +15,16 @@ import { until } from './support/until.js';
 const servers: Server[] = [];
 after(() => servers.forEach((server) => server.close()));
 
-/** A plain node:http server with `listener` behind oneAtATime; `parsed` counts every request Node handed over. */
-async function serve(listener: RequestListener): Promise<{ port: number; refused: RefusedConnections; parsed: () => number }> {
+/** A plain node:http server with `listener` behind oneAtATime; `handed` holds every request Node handed over, `parsed` counts them. */
+async function serve(listener: RequestListener): Promise<{ port: number; refused: RefusedConnections; handed: IncomingMessage[]; parsed: () => number }> {
   const refused: RefusedConnections = { total: 0, client: 0, pipelined: 0 };
   const server = createServer(oneAtATime(listener, refused));
-  let parsed = 0;
-  server.on('request', () => parsed++);
+  const handed: IncomingMessage[] = [];
+  server.on('request', (req: IncomingMessage) => handed.push(req));
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   server.unref();
-  return { port: (server.address() as AddressInfo).port, refused, parsed: () => parsed };
+  return { port: (server.address() as AddressInfo).port, refused, handed, parsed: () => handed.length };
 }
 
 /** One connection that writes `requests` in one write and keeps what comes back. */
@@ -80,6 +80,20 @@ describe('requests sent ahead on one connection', () => {
     await until(() => client.closed(), 'the connection closed');
     assert.equal(started, 1);
     assert.equal(server.refused.pipelined, 1);
+  });
+
+  it('that are dropped with the connection are ended without an error, so Node makes none of its own for each', async () => {
+    let started = 0;
+    const server = await serve(() => started++);
+    const client = pipeline(server.port, Array.from({ length: 200 }, () => getOf('/')));
+    // Every request as Node handed it over: the one started, those waiting, the one that closed it and those after.
+    const { handed } = server;
+    // One write: Node parses it in one read (the rest of a read is parsed after a cut, a later read is not).
+    await until(() => client.closed() && handed.length > MAX_WAITING + 1 && handed.every((req) => req.destroyed), 'the requests parsed, every one ended');
+    assert.equal(started, 1);
+    const dropped = handed.slice(MAX_WAITING + 1);
+    // Before, each was left to Node's abort: an ECONNRESET error made, its stack formatted, and emitted.
+    assert.deepEqual(dropped.map((req) => req.errored), dropped.map(() => null));
   });
 });
 

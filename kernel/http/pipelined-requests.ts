@@ -27,11 +27,18 @@ export function oneAtATime(listener: RequestListener, refused: RefusedConnection
     }
     const socket = req.socket;
     // Closed below: Node still parses the rest of the read it was in, and hands each request here.
-    if (socket.destroyed) return;
+    // Each is ended now, without an error: Node aborts every unanswered request of a closed
+    // connection with an ECONNRESET error of its own, whose stack it formats and emits, and stops
+    // at the error for one already ended. About 600 per cut: 5.6 → 3.9 ms of CPU a cut.
+    if (socket.destroyed) {
+      req.destroy();
+      return;
+    }
     const count = (waiting.get(socket) ?? 0) + 1;
     if (count > maxWaiting) {
       refused.pipelined++;
       socket.destroy();
+      req.destroy();
       return;
     }
     waiting.set(socket, count);
