@@ -16,6 +16,8 @@ describe('answerJson', () => {
       { a: 1, b: long, skipped: undefined, fn: () => 1, nested: { c: long, d: null, e: [true, 'é'] }, last: 'ü' },
       Object.assign(Object.create(null) as object, { s: long }),
       { '"odd\nkey': long, date: new Date(0), nan: NaN },
+      // DEL is printable to JSON: JSON.stringify writes it as it is.
+      { withDel: `${long}\u007f${long}` },
     ];
     for (const value of values) {
       const written = answerJson(value);
@@ -27,9 +29,12 @@ describe('answerJson', () => {
   });
 
   it('leaves to JSON.stringify what it must escape or encode: quotes, backslashes, control characters, non-ASCII', () => {
-    for (const odd of ['"', '\\', '\n', '\r', '\t', '\u0000', '\u0001', '\u001f', 'é', '€', '😀', '\ud800']) {
+    // Ł (U+0141) ends in 0x41, an "A", were its low byte written; é at the start fills the room of the whole string exactly.
+    for (const odd of ['"', '\\', '\n', '\r', '\t', '\u0000', '\u0001', '\u001f', 'é', 'Ł', '€', '😀', '\ud800']) {
       // At the start, the end and in the middle of the long string; in the middle also off a word boundary.
-      for (const text of [odd + long, long + odd, long.slice(0, 2001) + odd + long]) {
+      // Near the end, a wider character pushes the last ones out of the room: its bytes are among the last, checked one at a time.
+      const nearEnd = [1, 2, 3, 4].map((after) => long + odd + 'x'.repeat(after));
+      for (const text of [odd + long, long + odd, long.slice(0, 2001) + odd + long, ...nearEnd]) {
         const written = answerJson({ text });
         assert.equal(typeof written, 'string', `${JSON.stringify(odd)} is escaped or encoded by JSON.stringify`);
         assert.equal(written, JSON.stringify({ text }));

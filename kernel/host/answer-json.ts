@@ -1,10 +1,11 @@
 /**
  * An operation's answer written as JSON. `JSON.stringify` escapes a long string one character at a
  * time, and its text must then be encoded again as UTF-8 to be sent: a 1.3 MiB Base64 answer cost
- * 3.7 ms to stringify and 2 more to flatten and encode (2-core development machine, 2026-11). A long
- * string that needs no escaping (ASCII without `"`, `\` or a control character: Base64, hex, one
- * line of plain text) is copied into the answer's bytes as it is; everything else is written by
- * `JSON.stringify`, so the bytes are exactly those of `Buffer.from(JSON.stringify(value))`.
+ * 3.7 ms to stringify and 2 more to flatten and encode on Node 20 (2-core development machine,
+ * 2026-11). A long string that needs no escaping (ASCII without `"`, `\` or a control character:
+ * Base64, hex, one line of plain text) is copied into the answer's bytes as it is, and checked as
+ * the bytes are; everything else is written by `JSON.stringify`, so the bytes are exactly those of
+ * `Buffer.from(JSON.stringify(value))`.
  */
 
 /** Strings from this length are looked at: shorter ones cost JSON.stringify less than the look. */
@@ -20,13 +21,15 @@ class Verbatim {
 
 type Part = string | Verbatim;
 
-/** True for a long string with nothing to escape but, perhaps, a rare control character (checked as it is copied). */
+/**
+ * True for a long string with none of the characters text answers most often need escaped, each
+ * looked for with a native scan of the string (memchr). Whether it is ASCII without a control
+ * character is checked on the bytes it is written to (see {@link plainAscii}): its UTF-8 length,
+ * counted on the string, cost Node 20 as much as copying it five times.
+ */
 function verbatim(text: string): boolean {
   if (text.length < LONG_STRING_CHARS) return false;
-  // Each is a native scan of a one-byte string (memchr): the characters text answers hold most often.
-  if (text.indexOf('"') !== -1 || text.indexOf('\\') !== -1 || text.indexOf('\n') !== -1 || text.indexOf('\r') !== -1 || text.indexOf('\t') !== -1) return false;
-  // As many UTF-8 bytes as characters: ASCII only, so no lone surrogate either.
-  return Buffer.byteLength(text) === text.length;
+  return text.indexOf('"') === -1 && text.indexOf('\\') === -1 && text.indexOf('\n') === -1 && text.indexOf('\r') === -1 && text.indexOf('\t') === -1;
 }
 
 function plainObject(value: object): value is Record<string, unknown> {
@@ -39,7 +42,8 @@ const omitted = (value: unknown): boolean => value === undefined || typeof value
 
 /**
  * True when `value` holds a string {@link write} copies as it is: looked for before any part is
- * written, so that a short answer (most of them, on the main thread) costs a few property reads.
+ * written, so that an answer without one (most of them) costs a few property reads and one
+ * JSON.stringify, not parts joined.
  */
 function holdsVerbatim(value: unknown, depth: number): boolean {
   if (typeof value === 'string') return verbatim(value);
@@ -92,13 +96,14 @@ function write(value: unknown, parts: Part[], depth: number): boolean {
 }
 
 /**
- * True when no byte of `bytes[start, end)` is below 0x20 (a control character JSON escapes). The
- * bytes are ASCII, so each 32-bit word is tested at once: a byte below 0x20 sets its top bit in
- * `(word - 0x20202020) & ~word` (Mycroft's test for a zero byte, shifted by 0x20).
+ * True when every byte of `bytes[start, end)` is printable ASCII or DEL (0x20-0x7f): no control
+ * character, which JSON escapes, and no byte of a character beyond ASCII. Each 32-bit word is
+ * tested at once: a byte below 0x20 sets its top bit in `(word - 0x20202020) & ~word` (Mycroft's
+ * test for a zero byte, shifted by 0x20), a byte from 0x80 has it set already.
  */
-function noControlBytes(bytes: Buffer, start: number, end: number): boolean {
+function plainAscii(bytes: Buffer, start: number, end: number): boolean {
   let index = start;
-  for (; index < end && ((bytes.byteOffset + index) & 3) !== 0; index++) if (bytes[index]! < 0x20) return false;
+  for (; index < end && ((bytes.byteOffset + index) & 3) !== 0; index++) if (bytes[index]! < 0x20 || bytes[index]! > 0x7f) return false;
   const words = new Int32Array(bytes.buffer, bytes.byteOffset + index, (end - index) >>> 2);
   const count = words.length;
   let found = 0;
@@ -108,11 +113,11 @@ function noControlBytes(bytes: Buffer, start: number, end: number): boolean {
     const b = words[word + 1]!;
     const c = words[word + 2]!;
     const d = words[word + 3]!;
-    found |= ((a - 0x20202020) & ~a) | ((b - 0x20202020) & ~b) | ((c - 0x20202020) & ~c) | ((d - 0x20202020) & ~d);
+    found |= ((a - 0x20202020) & ~a) | a | ((b - 0x20202020) & ~b) | b | ((c - 0x20202020) & ~c) | c | ((d - 0x20202020) & ~d) | d;
   }
-  for (; word < count; word++) found |= (words[word]! - 0x20202020) & ~words[word]!;
+  for (; word < count; word++) found |= ((words[word]! - 0x20202020) & ~words[word]!) | words[word]!;
   if ((found & 0x80808080) !== 0) return false;
-  for (index += count * 4; index < end; index++) if (bytes[index]! < 0x20) return false;
+  for (index += count * 4; index < end; index++) if (bytes[index]! < 0x20 || bytes[index]! > 0x7f) return false;
   return true;
 }
 
@@ -136,9 +141,11 @@ export function answerJson(value: unknown): string | Buffer {
     }
     const { text } = part;
     bytes[offset] = 0x22;
-    bytes.write(text, offset + 1, 'latin1');
-    // A control character is rare enough in such a string to find only here: JSON.stringify then writes it all.
-    if (!noControlBytes(bytes, offset + 1, offset + 1 + text.length)) return JSON.stringify(value);
+    // As UTF-8 into one byte a character: an ASCII string fills its room exactly, and any other
+    // character writes bytes from 0x80, which the check below finds, as it finds a control
+    // character; either is rare enough in such a string to find only here, and JSON.stringify then writes it all.
+    const written = bytes.write(text, offset + 1, text.length, 'utf8');
+    if (written !== text.length || !plainAscii(bytes, offset + 1, offset + 1 + text.length)) return JSON.stringify(value);
     offset += text.length + 1;
     bytes[offset++] = 0x22;
   }
