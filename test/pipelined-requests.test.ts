@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
 import type { RefusedConnections } from '../kernel/http/connection-caps.js';
-import { MAX_WAITING, oneAtATime } from '../kernel/http/pipelined-requests.js';
+import { COOL_MS, CooledPeers, CUTS_TO_COOL, MAX_WAITING, oneAtATime } from '../kernel/http/pipelined-requests.js';
 import { send } from './support/http.js';
 import { serviceStarter } from './support/service.js';
 import { until } from './support/until.js';
@@ -27,9 +27,9 @@ async function serve(listener: RequestListener): Promise<{ port: number; refused
   return { port: (server.address() as AddressInfo).port, refused, handed, parsed: () => handed.length };
 }
 
-/** One connection that writes `requests` in one write and keeps what comes back. */
-function pipeline(port: number, requests: readonly string[]): { socket: Socket; received: () => string; closed: () => boolean } {
-  const socket = connect(port, '127.0.0.1', () => socket.write(requests.join('')));
+/** One connection (from `localAddress`, 127.0.0.1 by default) that writes `requests` in one write and keeps what comes back. */
+function pipeline(port: number, requests: readonly string[], localAddress?: string): { socket: Socket; received: () => string; closed: () => boolean } {
+  const socket = connect({ port, host: '127.0.0.1', ...(localAddress === undefined ? {} : { localAddress }) }, () => socket.write(requests.join('')));
   let received = '';
   let closed = false;
   socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
@@ -118,5 +118,52 @@ describe('the service, sent a pipeline', () => {
     assert.ok(bodiesOf(flood.received()).length < 1000);
     assert.equal((await send(service.url, '/v1/kernel-probe/echo', { body: { text: 'next' } })).status, 200);
     assert.match((await send(service.url, '/metrics', { method: 'GET' })).text, /^toolshed_connections_refused_total\{cap="pipelined"\} 1$/m);
+  });
+});
+
+describe('a peer whose connections keep being closed for requests sent ahead', () => {
+  const start = serviceStarter();
+
+  it(`cools off after ${CUTS_TO_COOL} closes within ${COOL_MS / 1000} s of its first, an IPv6 /64 as one peer, until that time has passed`, () => {
+    let now = 0;
+    const cooled = new CooledPeers(() => now);
+    for (let cut = 1; cut < CUTS_TO_COOL; cut++) cooled.cut('203.0.113.7');
+    assert.equal(cooled.cooling('203.0.113.7'), false);
+    now = COOL_MS - 1;
+    cooled.cut('203.0.113.7');
+    assert.equal(cooled.cooling('203.0.113.7'), true);
+    assert.equal(cooled.cooling('203.0.113.8'), false);
+    now = COOL_MS;
+    assert.equal(cooled.cooling('203.0.113.7'), false);
+    // Closes spread wider than the period never add up.
+    for (let cut = 0; cut < 2 * CUTS_TO_COOL; cut++) {
+      now += COOL_MS / 2;
+      cooled.cut('203.0.113.9');
+      now += COOL_MS / 2;
+    }
+    assert.equal(cooled.cooling('203.0.113.9'), false);
+    for (let cut = 0; cut < CUTS_TO_COOL; cut++) cooled.cut(`2001:db8::${cut + 1}`);
+    assert.equal(cooled.cooling('2001:db8::ffff'), true);
+    assert.equal(cooled.cooling('2001:db8:0:1::1'), false);
+  });
+
+  it(`has its next connection closed as it is accepted, unread, while others are answered`, async () => {
+    const service = await start({ metrics: { enabled: true } });
+    const port = Number(new URL(service.url).port);
+    for (let cut = 0; cut < CUTS_TO_COOL; cut++) {
+      const flood = pipeline(port, Array.from({ length: 1000 }, () => getOf('/healthz')));
+      await until(() => flood.closed(), 'the flood cut');
+    }
+    // Before, this connection was read: each flood's cut came after Node had parsed a read of about 600 requests.
+    const next = pipeline(port, [getOf('/healthz')]);
+    await until(() => next.closed(), 'the next connection closed');
+    assert.equal(next.received(), '');
+    // Another peer, on one connection: its /healthz, then /metrics, which counts every close.
+    const other = pipeline(port, [getOf('/healthz'), getOf('/metrics')], '127.0.0.2');
+    await until(() => bodiesOf(other.received()).length === 2, 'the other peer answered');
+    other.socket.destroy();
+    const [health, metrics] = bodiesOf(other.received());
+    assert.deepEqual(JSON.parse(health!), { status: 'ok' });
+    assert.match(metrics!, new RegExp(`^toolshed_connections_refused_total\\{cap="pipelined"\\} ${CUTS_TO_COOL + 1}$`, 'm'));
   });
 });

@@ -119,7 +119,7 @@ function registerWatchdog(registry: Registry, watchdog: Host['watchdog']): void 
 function registerConnectionCaps(registry: Registry, refused: RefusedConnections): void {
   new Counter({
     name: 'toolshed_connections_refused_total',
-    help: 'Connections closed by a cap: as they were accepted, past server.maxConnections (total) or server.connectionsPerClient (client); or with more requests sent ahead than may wait (pipelined)',
+    help: 'Connections closed by a cap: as they were accepted, past server.maxConnections (total) or server.connectionsPerClient (client); or with more requests sent ahead than may wait, or as accepted from a peer cooling off after such closes (pipelined)',
     labelNames: ['cap'] as const,
     registers: [registry],
     collect() {

@@ -9,15 +9,64 @@
  * answer), as nginx serves a pipeline; a non-pipelined request pays one property read. Up to
  * `MAX_WAITING` may wait on one connection; one more closes it, the way the connection caps close
  * theirs (counted in `refused.pipelined`), since a request can be answered only after those before it.
+ *
+ * Each close still costs Node's parse of the read it was in; a peer that made {@link CUTS_TO_COOL}
+ * of them within {@link COOL_MS} has its next connections closed as they are accepted, unread,
+ * until that time has passed (connection-caps.ts asks {@link CooledPeers}).
  */
 import type { RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
 import type { RefusedConnections } from './connection-caps.js';
+import { clientKey } from './rate-limit/client-key.js';
 
 /** How many requests may wait on one connection behind the one being answered. */
 export const MAX_WAITING = 16;
+/** Closes for requests sent ahead, from one peer address, that start its cooling off. */
+export const CUTS_TO_COOL = 4;
+/** How long the count of a peer's closes runs, and its cooling off with it. */
+export const COOL_MS = 10_000;
 
-export function oneAtATime(listener: RequestListener, refused: RefusedConnections, maxWaiting = MAX_WAITING): RequestListener {
+/**
+ * Peer addresses (an IPv6 /64 as one, as the rate limit counts them) whose connections were closed
+ * for sending too many requests ahead, and whether each is cooling off: {@link CUTS_TO_COOL} closes
+ * within {@link COOL_MS} of its first. Such a connection cost a parse of about 600 requests, made
+ * and dropped (the loadtest's 64 connections reconnecting: RSS 528-666 MiB); one closed as it is
+ * accepted costs nothing of the kind.
+ */
+export class CooledPeers {
+  /** Each peer's closes since `since` (a time of `now`). */
+  private readonly peers = new Map<string, { cuts: number; since: number }>();
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  /** One more connection of `address` closed for requests sent ahead. */
+  cut(address: string): void {
+    const peer = clientKey(address);
+    const at = this.now();
+    const entry = this.peers.get(peer);
+    if (entry !== undefined && at - entry.since < COOL_MS) entry.cuts++;
+    else {
+      // A peer's count runs one period; ended ones go once the map holds many.
+      if (this.peers.size >= 10_000) this.forgetEnded(at);
+      this.peers.set(peer, { cuts: 1, since: at });
+    }
+  }
+
+  /** True while connections of `address` are closed as they are accepted. */
+  cooling(address: string): boolean {
+    const entry = this.peers.get(clientKey(address));
+    if (entry === undefined) return false;
+    if (this.now() - entry.since < COOL_MS) return entry.cuts >= CUTS_TO_COOL;
+    this.peers.delete(clientKey(address));
+    return false;
+  }
+
+  private forgetEnded(at: number): void {
+    for (const [peer, entry] of this.peers) if (at - entry.since >= COOL_MS) this.peers.delete(peer);
+  }
+}
+
+export function oneAtATime(listener: RequestListener, refused: RefusedConnections, cooled?: CooledPeers, maxWaiting = MAX_WAITING): RequestListener {
   const waiting = new WeakMap<Socket, number>();
   return (req, res) => {
     // Node gives an answer its connection at once, unless an earlier answer on it is not yet out.
@@ -37,6 +86,7 @@ export function oneAtATime(listener: RequestListener, refused: RefusedConnection
     const count = (waiting.get(socket) ?? 0) + 1;
     if (count > maxWaiting) {
       refused.pipelined++;
+      if (socket.remoteAddress !== undefined) cooled?.cut(socket.remoteAddress);
       socket.destroy();
       req.destroy();
       return;

@@ -11,7 +11,7 @@ import { createApp } from './app.js';
 import { answerClientError } from './client-error.js';
 import { capConnections, type RefusedConnections } from './connection-caps.js';
 import { httpBodies, type HttpBodies } from './http-body.js';
-import { oneAtATime } from './pipelined-requests.js';
+import { CooledPeers, oneAtATime } from './pipelined-requests.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { createMemoryHitStore } from './rate-limit/memory-store.js';
 import type { HitStore } from './rate-limit/store.js';
@@ -144,9 +144,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
   // late requests only every connectionsCheckingInterval (30 s by default, which turned a 20 s
   // limit into 20–50 s); once a second costs a walk over the open connections.
   const timeouts = { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, headersTimeoutMs) };
-  const server = createServer(timeouts, oneAtATime(built.callback, built.refusedConnections));
+  const cooled = new CooledPeers();
+  const server = createServer(timeouts, oneAtATime(built.callback, built.refusedConnections, cooled));
   server.on('clientError', answerClientError);
-  capConnections(server, config.server, built.refusedConnections);
+  capConnections(server, config.server, built.refusedConnections, cooled);
   // A socket with no traffic this long is closed: a client that does not read its answer cannot
   // keep it (and its memory) forever. Handlers finish far sooner (the worker budget is shorter).
   server.timeout = config.server.writeTimeoutMs;
