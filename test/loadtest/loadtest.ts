@@ -211,7 +211,7 @@ kept(
   `${during.connections} → ${stats.connections} open (write timeout 5 s), RSS peak ${stats.peakRssMb.toFixed(0)} MiB`,
 );
 
-// Anonymous requests from many addresses (trustProxy 1: the address comes from X-Forwarded-For).
+// Anonymous requests from many addresses (127.0.0.1 is a trusted proxy: the address comes from X-Forwarded-For).
 let address = 0;
 const fromAddress = (count: number) =>
   traffic(base, [{ method: 'POST', path: '/v1/base64/encode', headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}', setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address++ & 255}` } }) }], { amount: count, connections: 50 });

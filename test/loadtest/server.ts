@@ -8,7 +8,10 @@ import { createLogger } from '../../kernel/host/logger.js';
 import { startToolshed } from '../../service/compose.js';
 
 const config = validateCoreConfig({
-  server: { host: '127.0.0.1', port: 0, trustProxy: 1, writeTimeoutMs: 5000 },
+  // 127.0.0.1, where the valid traffic comes from, is a trusted proxy: its X-Forwarded-For stands
+  // for 150,000 clients. The attacker's 127.0.0.3 is a peer of its own, under the per-peer caps,
+  // as every client is under the default configuration (a hop count would make every peer a proxy).
+  server: { host: '127.0.0.1', port: 0, trustProxy: ['127.0.0.1'], writeTimeoutMs: 5000 },
   // Every deadline, and the pool's request budget, must end before the write timeout closes the
   // silent connection (issue 21; the start refuses otherwise).
   operations: { deadlineMs: 4500 },
