@@ -5,7 +5,7 @@ import { getPriority } from 'node:os';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { isToolshedError, isWorkerJobError, type WorkerFailure } from '@toolshed/plugin-sdk';
-import { POOL_TASK_FILE, WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
+import { POOL_TASK_FILE, WorkerPool, YOUNG_GENERATION_MB, type WorkerPoolOptions } from './worker-pool.js';
 
 const jobs = new URL('./fixtures/worker-jobs.js', import.meta.url);
 const pools: WorkerPool[] = [];
@@ -202,6 +202,12 @@ describe('the host worker pool', () => {
     const workers = pool({ memoryMb: 32 });
     await failsWith(workers.run(jobs, 'hoard', [], { deadlineMs: 600_000 }), 'crashed');
     assert.equal(await workers.run(jobs, 'add', [3, 4], { deadlineMs: 60_000 }), 7);
+  });
+
+  it("keeps a worker's young generation within its cap, the size the deployment guide counts", async () => {
+    // V8's own limit grows with Node: 65 MiB on Node 26, where this fails without the cap; on Node 20 V8's own is the cap.
+    const mb = await pool({ workers: 1 }).run<number>(jobs, 'youngGenerationMb', [], { deadlineMs: 60_000 });
+    assert.ok(mb > 0 && mb <= YOUNG_GENERATION_MB, `${mb} MiB`);
   });
 
   it('forgets a worker that dies while idle, so the next job gets a live one', async () => {

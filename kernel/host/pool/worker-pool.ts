@@ -13,6 +13,13 @@ import { JobGate } from './job-gate.js';
 import { placed, ThreadChoice, type Placement } from './thread-choice.js';
 import { isJobStarted, type JobAnswer, type JobRequest, type PoolWorkerData } from './protocol.js';
 
+/**
+ * Each worker's young generation, capped: the size the deployment guide counts for it (its memory
+ * formula). V8's own limit is 48 MiB on Node 20, which this keeps, and grows with its versions: a
+ * worker's young generation held 63 MB on Node 26.
+ */
+export const YOUNG_GENERATION_MB = 48;
+
 /** Sizing of a pool. */
 export interface WorkerPoolOptions {
   /** Workers running at once. */
@@ -136,7 +143,7 @@ export class WorkerPool {
       minThreads: 0,
       maxThreads: options.workers,
       idleTimeout: options.idleMs,
-      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
+      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       ...(options.env === undefined ? {} : { env: { ...options.env } }),
       workerData: data,
       // An idle piscina worker otherwise blocks its thread in Atomics.wait between tasks, so a
