@@ -1,7 +1,7 @@
 /**
  * The memory a Toolshed container needs, from its configuration, as docs/deployment.md ("Container
  * image") sizes it: the main process (192 MiB allowed), each worker thread's heap cap and young
- * generation (capped at YOUNG_GENERATION_MB), and the two byte budgets. compose.yaml's and the Kubernetes Deployment's limits are checked against it.
+ * generation (V8's own limit, YOUNG_GENERATION_MB), and the two byte budgets. compose.yaml's and the Kubernetes Deployment's limits are checked against it.
  * A contained plugin would add its processes × rssMb; the configurations checked load none, and a
  * configuration that loads plugins from folders or packages is refused here rather than undercounted.
  */
