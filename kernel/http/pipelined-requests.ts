@@ -10,62 +10,16 @@
  * `MAX_WAITING` may wait on one connection; one more closes it, the way the connection caps close
  * theirs (counted in `refused.pipelined`), since a request can be answered only after those before it.
  *
- * Each close still costs Node's parse of the read it was in; a peer that made {@link CUTS_TO_COOL}
- * of them within {@link COOL_MS} has its next connections closed as they are accepted, unread,
- * until that time has passed (connection-caps.ts asks {@link CooledPeers}).
+ * Each close still costs Node's parse of the read it was in; a peer that made CUTS_TO_COOL
+ * of them within COOL_MS has its next connections closed as they are accepted, unread,
+ * until that time has passed (connection-caps.ts's CooledPeers).
  */
 import type { RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
-import type { RefusedConnections } from './connection-caps.js';
-import { clientKey } from './rate-limit/client-key.js';
+import type { CooledPeers, RefusedConnections } from './connection-caps.js';
 
 /** How many requests may wait on one connection behind the one being answered. */
 export const MAX_WAITING = 16;
-/** Closes for requests sent ahead, from one peer address, that start its cooling off. */
-export const CUTS_TO_COOL = 4;
-/** How long the count of a peer's closes runs, and its cooling off with it. */
-export const COOL_MS = 10_000;
-
-/**
- * Peer addresses (an IPv6 /64 as one, as the rate limit counts them) whose connections were closed
- * for sending too many requests ahead, and whether each is cooling off: {@link CUTS_TO_COOL} closes
- * within {@link COOL_MS} of its first. Such a connection cost a parse of about 600 requests, made
- * and dropped (the loadtest's 64 connections reconnecting: RSS 528-666 MiB); one closed as it is
- * accepted costs nothing of the kind.
- */
-export class CooledPeers {
-  /** Each peer's closes since `since` (a time of `now`). */
-  private readonly peers = new Map<string, { cuts: number; since: number }>();
-
-  constructor(private readonly now: () => number = () => performance.now()) {}
-
-  /** One more connection of `address` closed for requests sent ahead. */
-  cut(address: string): void {
-    const peer = clientKey(address);
-    const at = this.now();
-    const entry = this.peers.get(peer);
-    if (entry !== undefined && at - entry.since < COOL_MS) entry.cuts++;
-    else {
-      // A peer's count runs one period; ended ones go once the map holds many.
-      if (this.peers.size >= 10_000) this.forgetEnded(at);
-      this.peers.set(peer, { cuts: 1, since: at });
-    }
-  }
-
-  /** True while connections of `address` are closed as they are accepted. */
-  cooling(address: string): boolean {
-    const entry = this.peers.get(clientKey(address));
-    if (entry === undefined) return false;
-    if (this.now() - entry.since < COOL_MS) return entry.cuts >= CUTS_TO_COOL;
-    this.peers.delete(clientKey(address));
-    return false;
-  }
-
-  private forgetEnded(at: number): void {
-    for (const [peer, entry] of this.peers) if (at - entry.since >= COOL_MS) this.peers.delete(peer);
-  }
-}
-
 export function oneAtATime(listener: RequestListener, refused: RefusedConnections, cooled?: CooledPeers, maxWaiting = MAX_WAITING): RequestListener {
   const waiting = new WeakMap<Socket, number>();
   return (req, res) => {

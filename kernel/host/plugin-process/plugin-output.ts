@@ -1,5 +1,5 @@
 /**
- * What a contained plugin prints (console.log, console.error and process.stdout all go to its
+ * What a contained plugin prints (its console methods and process.stdout all go to its
  * stderr, child-entry.ts) reaches the service's stderr line by line, each line labelled with the
  * plugin and its process id, and within a budget: {@link OUTPUT_BYTES_PER_MINUTE} a minute per
  * process. Past the budget the service stops reading that process's output until the minute is
