@@ -16,135 +16,32 @@
 import { ServerBusyError, WorkerJobError } from '@toolshed/plugin-sdk';
 import { answerTooLarge } from '../answer.js';
 import { operationTimeout } from '../deadline.js';
-import type { Logger } from '../logger.js';
 import { JobGate } from '../pool/job-gate.js';
 import type { Frame } from './frames.js';
-import type { Launch } from './launch.js';
 import { PluginProcess, type EndCause } from './plugin-process.js';
 import { monotonicMs } from './protocol.js';
+import { QuietWatch } from './quiet-watch.js';
 import { describeEnd, pluginCrashed, PluginUnavailableError } from './refusals.js';
-import { refusalOf } from './refusal-check.js';
+import { failureOf, refusalOf } from './refusal-check.js';
+import { KEEPS_FAILING, RestartPause } from './restart-pause.js';
+import type { Job, ShareOptions, ShareRunOptions, ShareStats, Slot } from './share-types.js';
+
+export type { ShareOptions, ShareRunOptions, ShareStats } from './share-types.js';
 
 /** How long a process may take to import and warm the plugin before it is ended (as the probe's limit). */
 export const START_GUARD_MS = 30_000;
-/** The first pause after two ends in a row, doubled after each further one, up to {@link MAX_PAUSE_MS}. */
-export const FIRST_PAUSE_MS = 500;
-export const MAX_PAUSE_MS = 30_000;
-/** Ends in a row after which the log says, once, that the plugin keeps failing. */
-const KEEPS_FAILING = 5;
 /**
  * How long a process may take to skip a request given up on once its turn comes (it answers
  * `skipped` at once) before the service takes it that the process is running it anyway, and ends it.
  */
 export const OVERDUE_GRACE_MS = 100;
 
-export interface ShareOptions {
-  readonly group: string;
-  readonly processes: number;
-  /** Requests one process may hold at once, the first running and the rest sent ahead (1: one at a time). */
-  readonly pipeline: number;
-  readonly maxQueue: number;
-  /** Resident-memory cap of each process in MiB. */
-  readonly rssMb: number;
-  /** An idle process is ended after this long. */
-  readonly idleMs: number;
-  /** How long a new process may keep computing after it is ready (the operations' deadline). */
-  readonly quietMs: number;
-  readonly niceness: number;
-  readonly maxAnswerBytes: number;
-  /** The plugin's configuration section, sent to each process once. */
-  readonly config: unknown;
-  readonly launch: Launch;
-  readonly logger: Logger;
-}
-
-/** Options of one {@link PluginShare.run}. */
-export interface ShareRunOptions {
-  readonly deadlineMs: number;
-  readonly signal?: AbortSignal;
-  readonly requestId?: string;
-  /** A whole large request: it may hold all processes but one (JobGate's bulk lane). */
-  readonly bulk?: boolean;
-}
-
-/** Counters of a share, for /metrics and tests. */
-export interface ShareStats {
-  /** Processes alive (starting, idle or busy). */
-  readonly processes: number;
-  /** Their process ids. */
-  readonly pids: readonly number[];
-  readonly running: number;
-  readonly queued: number;
-  readonly completed: number;
-  readonly timeouts: number;
-  readonly refused: number;
-  /** Processes ended, by cause (`exited`, `memory`, `deadline`, …). */
-  readonly ends: Readonly<Record<string, number>>;
-  /** Ends of its own in a row (0 once a process answers). */
-  readonly failures: number;
-  /** True while the share waits before starting a process again. */
-  readonly paused: boolean;
-}
-
-interface Job {
-  readonly id: number;
-  readonly operation: string;
-  readonly body: Uint8Array;
-  readonly bulk: boolean;
-  readonly budgetMs: number;
-  readonly requestId: string;
-  /** performance.now() past which the job is given up; moved later by its process's boot time. */
-  deadline: number;
-  boundAt?: number;
-  /** When it became the oldest request its process has not answered: the one it runs. */
-  startedAt?: number;
-  timer?: NodeJS.Timeout;
-  /** Handed a slot by the gate (counted as running). */
-  holding: boolean;
-  slot?: Slot;
-  readonly signal?: AbortSignal;
-  readonly onAbort: () => void;
-  settled: boolean;
-  resolve(bytes: Uint8Array): void;
-  reject(error: Error): void;
-}
-
-interface Slot {
-  readonly process: PluginProcess;
-  ready: boolean;
-  /** It said its plugin failed to load (the process exits next): said once, and only before it is ready. */
-  loadFailed?: boolean;
-  /**
-   * Its requests in the order bound: the first is the one it runs, the others wait in it; all sent
-   * once it is ready (a booting process holds one). One answered already (a timeout, its client
-   * gone) stays until the process answers or skips it.
-   */
-  readonly jobs: Job[];
-  idle?: NodeJS.Timeout;
-  /** Ends the process when it runs a request given up on (OVERDUE_GRACE_MS). */
-  overdue?: NodeJS.Timeout;
-  /** performance.now() past which an idle process must not compute: its last request's deadline. */
-  quietAt: number;
-  /** Its CPU time at the last watch, and the CPU time it used in each of the last watches while it should be quiet. */
-  cpuMs?: number;
-  quietUse: number[];
-}
-
-/**
- * An idle process past its last deadline that used this much CPU over {@link QUIET_WINDOW} watches
- * is still computing (a thread or a timer a handler left spinning) and is ended: a tenth of a core,
- * far above what an idle Node process uses, and far below what a loop gets on a busy machine.
- */
-const QUIET_WINDOW = 10;
-const BUSY_SHARE = 0.1;
-
 export class PluginShare {
   private readonly gate: JobGate<Job>;
   private readonly slots = new Set<Slot>();
   private nextId = 1;
   private closed = false;
-  private failures = 0;
-  private pausedUntil = 0;
+  private readonly pause = new RestartPause();
   private readonly counters = { completed: 0, timeouts: 0, refused: 0 };
   private readonly ends: Record<string, number> = {};
 
@@ -158,8 +55,8 @@ export class PluginShare {
     return new Promise<Uint8Array>((resolve, reject) => {
       const { group, logger, processes, maxQueue } = this.options;
       if (this.closed || options.signal?.aborted === true) return reject(new WorkerJobError('aborted'));
-      const waitMs = this.pausedUntil - performance.now();
-      if (waitMs > 0 && !this.hasRoom()) return reject(new PluginUnavailableError(group, this.failures, waitMs));
+      const waitMs = this.pause.leftMs(performance.now());
+      if (waitMs > 0 && !this.hasRoom()) return reject(new PluginUnavailableError(group, this.pause.failures, waitMs));
       const bulk = options.bulk === true;
       if (!this.gate.admits(bulk)) {
         this.counters.refused++;
@@ -196,16 +93,15 @@ export class PluginShare {
       queued: this.gate.queued,
       ...this.counters,
       ends: { ...this.ends },
-      failures: this.failures,
-      paused: this.pausedUntil > performance.now(),
+      failures: this.pause.failures,
+      paused: this.pause.leftMs(performance.now()) > 0,
     };
   }
 
   /**
    * Each live process's resident memory against the cap, and each idle one's CPU time past its last
-   * request's deadline (threads or timers a handler left running): one over the cap, or using more
-   * than {@link BUSY_SHARE} of a core over {@link QUIET_WINDOW} watches, is ended. `everyMs`: the
-   * time since the last watch.
+   * request's deadline (threads or timers a handler left running): one over the cap, or still
+   * computing (quiet-watch.ts), is ended. `everyMs`: the time since the last watch.
    */
   watch(everyMs: number): void {
     const { group, logger, rssMb: capMb } = this.options;
@@ -218,15 +114,10 @@ export class PluginShare {
         continue;
       }
       if (slot.jobs.length > 0 || now < slot.quietAt) {
-        slot.cpuMs = undefined;
-        slot.quietUse = [];
+        slot.quiet.reset();
         continue;
       }
-      const cpuMs = slot.process.cpuMs();
-      if (cpuMs !== undefined && slot.cpuMs !== undefined) slot.quietUse = [...slot.quietUse.slice(1 - QUIET_WINDOW), cpuMs - slot.cpuMs];
-      slot.cpuMs = cpuMs;
-      const used = slot.quietUse.reduce((sum, ms) => sum + ms, 0);
-      if (slot.quietUse.length < QUIET_WINDOW || used < BUSY_SHARE * QUIET_WINDOW * everyMs) continue;
+      if (!slot.quiet.computing(slot.process.cpuMs(), everyMs)) continue;
       logger.warn({ plugin: group, pid: slot.process.pid }, 'plugin process computing after its deadline');
       slot.process.end({ kind: 'busy-idle' });
     }
@@ -271,7 +162,7 @@ export class PluginShare {
       }
     }
     if (booting !== undefined) return booting;
-    if (this.slots.size < processes && this.pausedUntil <= performance.now()) return 'start';
+    if (this.slots.size < processes && this.pause.leftMs(performance.now()) <= 0) return 'start';
     return job.bulk ? undefined : shortest;
   }
 
@@ -321,7 +212,7 @@ export class PluginShare {
       frame: (frame) => this.heard(made.slot!, frame),
       ended: (cause) => this.ended(made.slot!, cause),
     });
-    const slot: Slot = (made.slot = { process, ready: false, jobs: [], quietAt: Number.POSITIVE_INFINITY, quietUse: [] });
+    const slot: Slot = (made.slot = { process, ready: false, jobs: [], quietAt: Number.POSITIVE_INFINITY, quiet: new QuietWatch() });
     this.slots.add(slot);
     process.send({ kind: 'init', maxAnswerBytes }, Buffer.from(JSON.stringify(config ?? null)));
     return slot;
@@ -350,7 +241,7 @@ export class PluginShare {
       slot.process.end({ kind: 'protocol', problem: `an unexpected ${String(header.kind).slice(0, 20)} message` });
       return;
     }
-    this.failures = 0;
+    this.pause.answered();
     if (header.kind === 'answer') {
       if (!job.settled) this.counters.completed++;
       this.settle(job, undefined, payload);
@@ -427,14 +318,13 @@ export class PluginShare {
   /** One more end of the plugin's own doing: log it, and pause new starts after two in a row. */
   private failed(slot: Slot, cause: EndCause): void {
     const { group, logger } = this.options;
-    this.failures++;
-    const pauseMs = this.failures < 2 ? 0 : Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (this.failures - 2));
-    this.pausedUntil = performance.now() + pauseMs;
-    logger.warn({ plugin: group, pid: slot.process.pid, cause: describeEnd(cause), failures: this.failures, pauseMs }, 'plugin process ended');
-    if (this.failures === KEEPS_FAILING) logger.error({ plugin: group, failures: this.failures }, 'plugin keeps failing');
+    const pauseMs = this.pause.failed(performance.now());
+    const { failures } = this.pause;
+    logger.warn({ plugin: group, pid: slot.process.pid, cause: describeEnd(cause), failures, pauseMs }, 'plugin process ended');
+    if (failures === KEEPS_FAILING) logger.error({ plugin: group, failures }, 'plugin keeps failing');
     if (pauseMs === 0 || this.hasRoom()) return;
     // Nothing can run them before the pause ends: they are told now, not at their deadlines.
-    for (const waiting of this.gate.drain()) this.settle(waiting, new PluginUnavailableError(group, this.failures, pauseMs));
+    for (const waiting of this.gate.drain()) this.settle(waiting, new PluginUnavailableError(group, failures, pauseMs));
   }
 
   private arm(job: Job, graceMs: number): void {
@@ -495,11 +385,3 @@ export class PluginShare {
     else job.resolve(bytes!);
   }
 }
-
-/** A handler's bug as the process reported it: its name and stack frames, bounded, never its message. */
-function failureOf(header: Readonly<Record<string, unknown>>): WorkerJobError {
-  const name = typeof header.errorName === 'string' ? header.errorName.slice(0, 100) : 'Error';
-  const frames = Array.isArray(header.frames) ? header.frames.filter((frame): frame is string => typeof frame === 'string').slice(0, 20).map((frame) => frame.slice(0, 300)) : [];
-  return new WorkerJobError('failed', name, false, undefined, frames);
-}
-

@@ -3,9 +3,9 @@
  * the SDK's own errors can be (400 `validation_failed` with details, a 422 with a snake_case code,
  * 502/504 upstream, 503), each field bounded. Anything else is the plugin breaking its contract
  * (500). Whether a 422's code is one its operation declares is checked after this, by the
- * operation's terms, as for every plugin.
+ * operation's terms, as for every plugin. A handler's bug comes back as its name and stack frames.
  */
-import { ServerBusyError, ToolshedError, type ErrorDetail } from '@toolshed/plugin-sdk';
+import { ServerBusyError, ToolshedError, WorkerJobError, type ErrorDetail } from '@toolshed/plugin-sdk';
 import { ContractBreach, MAX_ERROR_DETAILS } from '@toolshed/plugin-sdk/contract';
 
 /** The statuses the SDK's errors have: InputError, UnprocessableError, UpstreamError, ServerBusyError, UpstreamTimeoutError. */
@@ -52,4 +52,11 @@ function rebuilt(operation: string, header: Readonly<Record<string, unknown>>): 
   const details = detailsOf(header.details ?? []);
   if (details === undefined) return breach('/: a 400 whose details are not a list of { path, message }');
   return new ToolshedError(400, code, text, details);
+}
+
+/** A handler's bug as the process reported it: its name and stack frames, bounded, never its message. */
+export function failureOf(header: Readonly<Record<string, unknown>>): WorkerJobError {
+  const name = typeof header.errorName === 'string' ? header.errorName.slice(0, 100) : 'Error';
+  const frames = Array.isArray(header.frames) ? header.frames.filter((frame): frame is string => typeof frame === 'string').slice(0, 20).map((frame) => frame.slice(0, 300)) : [];
+  return new WorkerJobError('failed', name, false, undefined, frames);
 }
