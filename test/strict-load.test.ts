@@ -5,12 +5,15 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { checkFan, MAX_CHECK_FAN } from '@toolshed/plugin-sdk/contract';
 import { discoverPlugins } from '../kernel/host/discover.js';
+import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { fixtures, buildTestService } from './support/service.js';
 
 const typoPlugins = path.join(fixtures, 'bad-plugins', 'typo-keyword');
 const unboundedPlugins = path.join(fixtures, 'unbounded-plugins');
+const costlyPlugins = path.join(fixtures, 'costly-schemas');
 
 describe('a misspelt schema keyword', () => {
   it('stops the start, naming plugin, operation, JSON Pointer and the nearest keyword', async () => {
@@ -50,5 +53,32 @@ describe('bounds of a third-party plugin\'s body', () => {
     } finally {
       await service.stop();
     }
+  });
+});
+
+describe('a schema whose check costs far more than its size (issue 45, item 4)', () => {
+  it('stops the start: a reference, which can make each level of a body of about 70 bytes check its child twice, and a union too wide, naming plugin, operation and place', async () => {
+    const empty = await mkdtemp(path.join(tmpdir(), 'toolshed-builtin-'));
+    await assert.rejects(buildTestService({ plugins: { dirs: [costlyPlugins] } }, { builtinDir: empty }), (error: Error) => {
+      assert.match(error.message, /doubling/);
+      const problems = error.message.split('\n').filter((line) => line.startsWith('- '));
+      assert.deepEqual(problems, [
+        '- operation "nest": body /properties/tree/$ref: a reference is not taken; write the schema it names in its place',
+        '- operation "pick": body /: a check could test one value against schema nodes weighing 82 (at most 64): its allOf, anyOf, oneOf, not, if and dependentSchemas branches are too many, or nest too deep',
+      ]);
+      return true;
+    });
+  });
+
+  it('is asked of the built-ins as well, whose largest fan is unit-converter\'s body, 52', async () => {
+    const fans: [string, number][] = [];
+    for (const { plugin } of await discoverPlugins({ builtinDir: builtinPluginDir, dirs: [], packages: [] })) {
+      for (const [name, operation] of Object.entries(plugin.operations)) {
+        fans.push([`${plugin.group}/${name} body`, checkFan(operation.body)], [`${plugin.group}/${name} response`, checkFan(operation.response)]);
+      }
+    }
+    fans.sort((a, b) => b[1] - a[1]);
+    assert.deepEqual(fans.slice(0, 2), [['unit-converter/convert body', 52], ['word-counter/transform body', 36]]);
+    assert.ok(fans[0]![1] <= MAX_CHECK_FAN);
   });
 });

@@ -7,6 +7,7 @@
 export { operationContract, resolvePluginConfig, type OperationContract } from './operation.js';
 export { compileSchema, MAX_ERROR_DETAILS, type SchemaValidator } from './validation.js';
 export { checkPlugin } from './define.js';
+export { checkFan, MAX_CHECK_FAN } from './check-cost.js';
 export { ContractBreach, contractFaultOf, type ContractFault } from './errors.js';
 export { RECOGNIZER_SAMPLE_CHARS } from './recognizers.js';
 export { LinearRegExp } from './linear-regexp.js';

@@ -7,6 +7,7 @@ import semver from './semver.js';
 import type { Static, TObject, TSchema } from 'typebox';
 import { compileSchema } from './validation.js';
 import { findOpenObjects, findUnboundedFields } from './schema-rules.js';
+import { checkCostProblem } from './check-cost.js';
 import { schemaKeywordProblems } from './schema-keywords.js';
 import { SDK_VERSION } from './version.js';
 import type { RunInWorker } from './worker-errors.js';
@@ -183,7 +184,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function schemaProblems(where: string, schema: unknown, mustBeObject: boolean): string[] {
   if (!isRecord(schema)) return [`${where} is not a schema`];
   if (mustBeObject && schema.type !== 'object') return [`${where} must be an object schema (Type.Object)`];
+  // First: a schema that contains itself would take the walks below round for ever.
+  const cost = checkCostProblem(schema);
+  if (cost !== undefined && !cost.startsWith('/:')) return [`${where} ${cost}`];
   const problems = findOpenObjects(schema).map((pointer) => `${where} ${pointer} must set additionalProperties`);
+  if (cost !== undefined) problems.push(`${where} ${cost}`);
   problems.push(...schemaKeywordProblems(schema).map((problem) => `${where} ${problem}`));
   try {
     compileSchema(schema as TSchema);
