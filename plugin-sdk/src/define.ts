@@ -181,7 +181,19 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const TOO_DEEP = 'nests too deep to be checked';
+
 function schemaProblems(where: string, schema: unknown, mustBeObject: boolean): string[] {
+  try {
+    return shapeProblems(where, schema, mustBeObject);
+  } catch (error) {
+    // Each walk recurses once a level: a schema thousands of levels deep (a hand-written manifest) overflows the stack.
+    if (error instanceof RangeError) return [`${where} ${TOO_DEEP}`];
+    throw error;
+  }
+}
+
+function shapeProblems(where: string, schema: unknown, mustBeObject: boolean): string[] {
   if (!isRecord(schema)) return [`${where} is not a schema`];
   if (mustBeObject && schema.type !== 'object') return [`${where} must be an object schema (Type.Object)`];
   // First: a schema that contains itself would take the walks below round for ever.
@@ -257,8 +269,11 @@ function operationProblems(name: string, operation: unknown, pluginCodes: unknow
     problems.push(`${where}: offload must be "auto", "always" or "never"`);
   }
   if (operation.cost !== undefined && operation.cost !== 'linear') problems.push(`${where}: cost must be "linear" or left out`);
-  problems.push(...schemaProblems(`${where}: body`, operation.body, true));
-  if (options.requireBounds === true && isRecord(operation.body)) problems.push(...findUnboundedFields(operation.body).map((problem) => `${where}: body ${problem}`));
+  const bodyProblems = schemaProblems(`${where}: body`, operation.body, true);
+  problems.push(...bodyProblems);
+  if (options.requireBounds === true && isRecord(operation.body) && !bodyProblems.some((problem) => problem.endsWith(TOO_DEEP))) {
+    problems.push(...findUnboundedFields(operation.body).map((problem) => `${where}: body ${problem}`));
+  }
   problems.push(...schemaProblems(`${where}: response`, operation.response, false));
   problems.push(...recognitionProblems(where, operation));
   const examples = operation.examples;

@@ -201,6 +201,14 @@ describe('checkPlugin()', () => {
     assert.deepEqual(checkPlugin(plugin, '1.4.0'), []);
   });
 
+  it('names a schema nested too deep to walk instead of throwing a stack overflow', () => {
+    let deep: Record<string, unknown> = { type: 'string', maxLength: 3 };
+    for (let level = 0; level < 20_000; level++) deep = { type: 'array', maxItems: 2, items: deep };
+    const operation = { ...plugin.operations.upper, body: { type: 'object', additionalProperties: false, properties: { deep } } };
+    assert.deepEqual(checkPlugin({ ...plugin, operations: { upper: operation } }), ['operation "upper": body nests too deep to be checked']);
+    assert.deepEqual(checkPlugin({ ...plugin, operations: { upper: operation } }, undefined, { requireBounds: true }), ['operation "upper": body nests too deep to be checked']);
+  });
+
   it('makes definePlugin throw with the list', () => {
     assert.throws(() => definePlugin({ group: 'x', sdk: '^1.0.0', operations: {} }), /Invalid plugin "x":\n- operations must hold at least one operation/);
   });
