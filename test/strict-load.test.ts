@@ -57,13 +57,15 @@ describe('bounds of a third-party plugin\'s body', () => {
 });
 
 describe('a schema whose check costs far more than its size (issue 45, item 4)', () => {
-  it('stops the start: a reference, which can make each level of a body of about 70 bytes check its child twice, and a union too wide, naming plugin, operation and place', async () => {
+  it('stops the start: a reference, which can make each level of a body of about 70 bytes check its child twice, defaults that make a small body a large one, and a union too wide, naming plugin, operation and place', async () => {
     const empty = await mkdtemp(path.join(tmpdir(), 'toolshed-builtin-'));
     await assert.rejects(buildTestService({ plugins: { dirs: [costlyPlugins] } }, { builtinDir: empty }), (error: Error) => {
       assert.match(error.message, /doubling/);
       const problems = error.message.split('\n').filter((line) => line.startsWith('- '));
       assert.deepEqual(problems, [
         '- operation "nest": body /properties/tree/$ref: a reference is not taken; write the schema it names in its place',
+        '- operation "fill": body /properties/points/items/properties/x/default: a default inside items or a map is filled into each of its values; leave it to the handler',
+        '- operation "fill": body /: its defaults add up to 23892 bytes of JSON (at most 4096), filled into every body that leaves them out',
         '- operation "pick": body /: a check could test one value against schema nodes weighing 82 (at most 64): its allOf, anyOf, oneOf, not, if and dependentSchemas branches are too many, or nest too deep',
       ]);
       return true;

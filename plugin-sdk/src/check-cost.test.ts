@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkCostProblem, checkFan, MAX_CHECK_FAN } from './check-cost.js';
+import { checkCostProblem, checkFan, defaultProblems, MAX_CHECK_FAN, MAX_DEFAULTS_BYTES } from './check-cost.js';
 import { compileSchema } from './validation.js';
 
 /**
@@ -74,3 +74,33 @@ describe('the fan of a schema', () => {
     assert.equal(checkFan({ allOf: [shared, shared, shared] }), 1 + 3 * 2);
   });
 });
+
+describe('the defaults of a body schema', () => {
+  it('takes small defaults of fields the body has once, as the built-ins have', () => {
+    const schema = { type: 'object', properties: { algorithms: { type: 'array', items: { type: 'string' }, default: ['md5', 'sha1'] }, mode: { anyOf: [{ const: 'a' }, { const: 'b' }], default: 'a' } } };
+    assert.deepEqual(defaultProblems(schema), []);
+  });
+
+  it('refuses a default inside items or a map, which would be filled into each of many values', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        list: { type: 'array', items: { type: 'object', properties: { n: { type: 'number', default: 1 } } } },
+        map: { type: 'object', patternProperties: { '^x': { type: 'string', default: 'y' } } },
+      },
+    };
+    assert.deepEqual(defaultProblems(schema), [
+      '/properties/list/items/properties/n/default: a default inside items or a map is filled into each of its values; leave it to the handler',
+      '/properties/map/patternProperties/^x/default: a default inside items or a map is filled into each of its values; leave it to the handler',
+    ]);
+  });
+
+  it('refuses defaults that add up to more than the bound, counted as JSON, and one that is not JSON', () => {
+    const list = (length: number) => ({ type: 'object', properties: { list: { type: 'array', items: { type: 'number' }, default: Array.from({ length }, () => 1) } } });
+    // [1,1,…]: two characters an entry, one less, and the brackets: 4,095 and 4,097.
+    assert.deepEqual(defaultProblems(list(2047)), []);
+    assert.deepEqual(defaultProblems(list(2048)), [`/: its defaults add up to 4097 bytes of JSON (at most ${MAX_DEFAULTS_BYTES}), filled into every body that leaves them out`]);
+    assert.deepEqual(defaultProblems({ type: 'object', properties: { n: { default: 1n } } }), ['/properties/n/default: is not JSON']);
+  });
+});
+

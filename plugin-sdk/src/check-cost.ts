@@ -142,3 +142,58 @@ export function checkCostProblem(schema: unknown): string | undefined {
   if (fan <= MAX_CHECK_FAN) return undefined;
   return `/: a check could test one value against schema nodes weighing ${fan} (at most ${MAX_CHECK_FAN}): its allOf, anyOf, oneOf, not, if and dependentSchemas branches are too many, or nest too deep`;
 }
+
+/**
+ * The most JSON a body schema's defaults may add up to. The service fills them into each body
+ * before checking it, on its main thread: a default of 400,000 small objects (8 MB) made the body
+ * `{}` cost the main thread 100–120 ms, every request. The built-ins' largest is 48 bytes.
+ */
+export const MAX_DEFAULTS_BYTES = 4096;
+/** `value` as JSON text, or undefined when it has none (a function, a BigInt, a cycle). */
+function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value) as string | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keywords whose schemas apply to each of many values: a default below one would be filled into each item. */
+const EACH_OF_MANY = new Set(['items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems', 'additionalProperties', 'patternProperties', 'unevaluatedProperties', 'propertyNames']);
+/** Keywords holding one schema, a list of them, or a map of them. */
+const ONE = [...SAME_VALUE, ...ELEMENT, ...MEMBER, 'items', 'propertyNames'];
+const LISTS = [...SAME_VALUE_LISTS, 'prefixItems', 'items'];
+const MAPS = ['properties', 'patternProperties', 'dependentSchemas'];
+
+/**
+ * What is wrong with the defaults of body schema `schema`, as "pointer: what": a default inside
+ * `items` or a map (a body of many small items would have each filled), and defaults that add up
+ * to more than {@link MAX_DEFAULTS_BYTES} of JSON. Asked of a schema whose fan is bounded.
+ */
+export function defaultProblems(schema: unknown): string[] {
+  const problems: string[] = [];
+  let total = 0;
+  const walk = (node: unknown, pointer: string, repeated: boolean): void => {
+    if (!isNode(node)) return;
+    if (node.default !== undefined) {
+      if (repeated) problems.push(`${pointer}/default: a default inside items or a map is filled into each of its values; leave it to the handler`);
+      const text = jsonText(node.default);
+      if (text === undefined) problems.push(`${pointer}/default: is not JSON`);
+      total += text?.length ?? 0;
+    }
+    const inner = (keyword: string, value: unknown, at: string): void => walk(value, at, repeated || EACH_OF_MANY.has(keyword));
+    for (const keyword of ONE) if (isNode(node[keyword])) inner(keyword, node[keyword], `${pointer}/${keyword}`);
+    for (const keyword of LISTS) {
+      const list = node[keyword];
+      if (Array.isArray(list)) list.forEach((item, index) => inner(keyword, item, `${pointer}/${keyword}/${index}`));
+    }
+    for (const keyword of MAPS) {
+      const map = node[keyword];
+      if (isNode(map)) for (const [name, item] of Object.entries(map)) inner(keyword, item, `${pointer}/${keyword}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    }
+  };
+  walk(schema, '', false);
+  if (total > MAX_DEFAULTS_BYTES) problems.push(`/: its defaults add up to ${total} bytes of JSON (at most ${MAX_DEFAULTS_BYTES}), filled into every body that leaves them out`);
+  return problems;
+}
+

@@ -7,7 +7,7 @@ import semver from './semver.js';
 import type { Static, TObject, TSchema } from 'typebox';
 import { compileSchema } from './validation.js';
 import { findOpenObjects, findUnboundedFields } from './schema-rules.js';
-import { checkCostProblem } from './check-cost.js';
+import { checkCostProblem, defaultProblems } from './check-cost.js';
 import { schemaKeywordProblems } from './schema-keywords.js';
 import { SDK_VERSION } from './version.js';
 import type { RunInWorker } from './worker-errors.js';
@@ -271,6 +271,8 @@ function operationProblems(name: string, operation: unknown, pluginCodes: unknow
   if (operation.cost !== undefined && operation.cost !== 'linear') problems.push(`${where}: cost must be "linear" or left out`);
   const bodyProblems = schemaProblems(`${where}: body`, operation.body, true);
   problems.push(...bodyProblems);
+  // Defaults are walked only in a schema the walks above could take whole.
+  if (bodyProblems.length === 0) problems.push(...defaultProblems(operation.body).map((problem) => `${where}: body ${problem}`));
   if (options.requireBounds === true && isRecord(operation.body) && !bodyProblems.some((problem) => problem.endsWith(TOO_DEEP))) {
     problems.push(...findUnboundedFields(operation.body).map((problem) => `${where}: body ${problem}`));
   }
