@@ -25,6 +25,14 @@ export interface OperationContract {
   readonly responseSchema: TSchema;
   /** `input` (a fresh object from JSON.parse) with its defaults filled in place; InputError (400, with details) when it breaks the body schema. */
   accept(input: unknown): Record<string, unknown>;
+  /**
+   * {@link accept} without saying why: `input` with its defaults filled when it meets the body
+   * schema, else undefined. Describing a broken body costs far more than checking it (each
+   * branch of a union is described), so a host may do that part elsewhere.
+   */
+  acceptedOrNot(input: unknown): Record<string, unknown> | undefined;
+  /** Whether `result` meets the response schema, without saying why not (see {@link acceptedOrNot}). */
+  answerFits(result: unknown): boolean;
   /** What to throw for `error`, thrown by the handler: a 422 with an undeclared code becomes a ContractBreach. */
   refusal(error: unknown): unknown;
   /** `result` when it meets the response schema; else a ContractBreach naming the pointers (never the values). */
@@ -72,6 +80,11 @@ export function operationContract(plugin: Plugin, name: string): OperationContra
       if (!body.check(filled)) throw new InputError('The request body does not match the schema', body.problems(filled));
       return filled as Record<string, unknown>;
     },
+    acceptedOrNot(input) {
+      const filled = body.withDefaults(input);
+      return body.check(filled) ? (filled as Record<string, unknown>) : undefined;
+    },
+    answerFits: (result) => response.check(result),
     refusal(error) {
       // A bug in the plugin, not in the request: the host answers 500 and logs it.
       if (isToolshedError(error) && error.status === 422 && !declared.has(error.code)) return new ContractBreach({ operation: id, undeclaredCode: error.code });

@@ -50,6 +50,8 @@ export interface WorkerPoolStats {
   readonly running: number;
   readonly queued: number;
   readonly completed: number;
+  /** Jobs a worker answered, with a result or a refusal (a request it found wrong): where work ran, whatever its outcome. */
+  readonly answered: number;
   readonly timeouts: number;
   readonly refused: number;
   /** Bulk jobs (see the SDK's `RunInWorkerOptions.bulk`) running now. */
@@ -131,7 +133,7 @@ export class WorkerPool {
   private readonly handed: Job[] = [];
   private nextId = 1;
   private closed = false;
-  private counters = { completed: 0, timeouts: 0, refused: 0, bulkRefused: 0 };
+  private counters = { completed: 0, answered: 0, timeouts: 0, refused: 0, bulkRefused: 0 };
 
   constructor(readonly options: WorkerPoolOptions) {
     const niceness = options.niceness ?? 0;
@@ -254,6 +256,7 @@ export class WorkerPool {
 
   private answered(job: Job, answer: JobAnswer): void {
     this.release(job);
+    if (!job.settled) this.counters.answered++;
     if (answer.kind === 'result') {
       if (!job.settled) this.counters.completed++;
       this.settle(job, undefined, answer.value);
