@@ -37,6 +37,14 @@ describe('the host worker pool', () => {
     assert.equal(workers.stats().completed, 2);
   });
 
+  it('counts the jobs its workers answered, a refusal or a failure as well as a result; completed counts results', async () => {
+    const workers = pool();
+    assert.equal(await workers.run(jobs, 'add', [2, 3], { deadlineMs: 60_000 }), 5);
+    await assert.rejects(workers.run(jobs, 'refuse', [], { deadlineMs: 60_000 }));
+    await assert.rejects(workers.run(jobs, 'fail', [], { deadlineMs: 60_000 }));
+    assert.deepEqual([workers.stats().completed, workers.stats().answered], [1, 3]);
+  });
+
   it('moves a transferred buffer instead of copying it', async () => {
     const buffer = new ArrayBuffer(1024);
     assert.equal(await pool().run(jobs, 'bytes', [buffer], { deadlineMs: 60_000, transfer: [buffer] }), 1024);
@@ -257,6 +265,7 @@ describe('the host worker pool', () => {
       running: 0,
       queued: 0,
       completed: 0,
+      answered: 0,
       timeouts: 0,
       refused: 0,
       bulkRunning: 0,
