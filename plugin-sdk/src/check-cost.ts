@@ -20,7 +20,7 @@
 /**
  * The largest fan a manifest's schema may have. Describing what is wrong with a body is the dear
  * part: at fan 60 (a union of 20 object forms) a crafted 63 KiB body (about the most the main
- * thread checks with the default `workers.offloadBytes`) took it 46–50 ms to describe, under 1 ms
+ * thread checks with the default `workers.offloadBytes`) took it 44–56 ms to describe, under 1 ms
  * to check. The built-ins' largest is 52 (unit-converter's body).
  */
 export const MAX_CHECK_FAN = 64;
