@@ -20,6 +20,7 @@ import type { CooledPeers, RefusedConnections } from './connection-caps.js';
 
 /** How many requests may wait on one connection behind the one being answered. */
 export const MAX_WAITING = 16;
+
 export function oneAtATime(listener: RequestListener, refused: RefusedConnections, cooled?: CooledPeers, maxWaiting = MAX_WAITING): RequestListener {
   const waiting = new WeakMap<Socket, number>();
   return (req, res) => {

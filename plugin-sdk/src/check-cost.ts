@@ -67,8 +67,8 @@ const sum = (a: Fan, b: Fan): Fan => Array.from({ length: Math.max(a.length, b.l
 const larger = (a: Fan, b: Fan): Fan => Array.from({ length: Math.max(a.length, b.length) }, (_, depth) => Math.max(a[depth] ?? 0, b[depth] ?? 0));
 const NONE: Fan = [];
 
-/** Why a schema has no bounded fan. */
-class Unbounded extends Error {}
+/** Why a schema has no fan at all (a reference, or an object that contains itself): a walk over it would not end. */
+export class UnboundedSchema extends Error {}
 
 class FanCounter {
   readonly #done = new WeakMap<object, Fan>();
@@ -78,9 +78,9 @@ class FanCounter {
     if (!isNode(schema)) return [1];
     const known = this.#done.get(schema);
     if (known !== undefined) return known;
-    if (this.#open.has(schema)) throw new Unbounded(`${pointer || '/'}: the schema contains itself`);
+    if (this.#open.has(schema)) throw new UnboundedSchema(`${pointer || '/'}: the schema contains itself`);
     for (const keyword of ['$ref', '$dynamicRef']) {
-      if (schema[keyword] !== undefined) throw new Unbounded(`${pointer}/${keyword}: a reference is not taken; write the schema it names in its place`);
+      if (schema[keyword] !== undefined) throw new UnboundedSchema(`${pointer}/${keyword}: a reference is not taken; write the schema it names in its place`);
     }
     this.#open.add(schema);
     let fan: Fan = [weightOf(schema)];
@@ -125,22 +125,25 @@ class FanCounter {
   }
 }
 
-/** The schema's fan: the most weighted schema nodes one value node meets at any depth (see above); throws `Unbounded` with the pointer of what has none. */
+/** The schema's fan: the most weighted schema nodes one value node meets at any depth (see above); throws UnboundedSchema with the pointer of what has none. */
 export function checkFan(schema: unknown): number {
   return Math.max(0, ...new FanCounter().fanOf(schema, ''));
 }
 
-/** What is wrong with the cost of checking a value against `schema`, as "pointer: what", or undefined. */
-export function checkCostProblem(schema: unknown): string | undefined {
-  let fan: number;
-  try {
-    fan = checkFan(schema);
-  } catch (error) {
-    if (error instanceof Unbounded) return error.message;
-    throw error;
-  }
+/** What is wrong with a fan of `fan`: past {@link MAX_CHECK_FAN}, or nothing. */
+export function fanProblem(fan: number): string | undefined {
   if (fan <= MAX_CHECK_FAN) return undefined;
   return `/: a check could test one value against schema nodes weighing ${fan} (at most ${MAX_CHECK_FAN}): its allOf, anyOf, oneOf, not, if and dependentSchemas branches are too many, or nest too deep`;
+}
+
+/** What is wrong with the cost of checking a value against `schema`, as "pointer: what", or undefined. */
+export function checkCostProblem(schema: unknown): string | undefined {
+  try {
+    return fanProblem(checkFan(schema));
+  } catch (error) {
+    if (error instanceof UnboundedSchema) return error.message;
+    throw error;
+  }
 }
 
 /**

@@ -7,7 +7,7 @@ import semver from './semver.js';
 import type { Static, TObject, TSchema } from 'typebox';
 import { compileSchema } from './validation.js';
 import { findOpenObjects, findUnboundedFields } from './schema-rules.js';
-import { checkCostProblem, defaultProblems } from './check-cost.js';
+import { checkFan, defaultProblems, fanProblem, UnboundedSchema } from './check-cost.js';
 import { schemaKeywordProblems } from './schema-keywords.js';
 import { SDK_VERSION } from './version.js';
 import type { RunInWorker } from './worker-errors.js';
@@ -196,11 +196,17 @@ function schemaProblems(where: string, schema: unknown, mustBeObject: boolean): 
 function shapeProblems(where: string, schema: unknown, mustBeObject: boolean): string[] {
   if (!isRecord(schema)) return [`${where} is not a schema`];
   if (mustBeObject && schema.type !== 'object') return [`${where} must be an object schema (Type.Object)`];
-  // First: a schema that contains itself would take the walks below round for ever.
-  const cost = checkCostProblem(schema);
-  if (cost !== undefined && !cost.startsWith('/:')) return [`${where} ${cost}`];
+  let fan: number;
+  try {
+    fan = checkFan(schema);
+  } catch (error) {
+    // First: the walks below would not end on a schema that contains itself.
+    if (error instanceof UnboundedSchema) return [`${where} ${error.message}`];
+    throw error;
+  }
   const problems = findOpenObjects(schema).map((pointer) => `${where} ${pointer} must set additionalProperties`);
-  if (cost !== undefined) problems.push(`${where} ${cost}`);
+  const tooWide = fanProblem(fan);
+  if (tooWide !== undefined) problems.push(`${where} ${tooWide}`);
   problems.push(...schemaKeywordProblems(schema).map((problem) => `${where} ${problem}`));
   try {
     compileSchema(schema as TSchema);
