@@ -5,10 +5,11 @@
  * (`<group>_<operation>`) can take it, and it says whose it is, so a host that puts several
  * servers' tools side by side without a prefix does not meet a second `describe`.
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorDetail, TSchema } from '@toolshed/plugin-sdk';
 import { compileSchema } from '@toolshed/plugin-sdk/contract';
 import { DESCRIBE_TOOL } from './compact-schema.js';
+import { callResult, toolError } from './results.js';
 import { nearestTool } from './tools.js';
 
 export { DESCRIBE_TOOL };
@@ -33,27 +34,34 @@ export const describeTool: Tool = {
 /** The describe tool's arguments, checked as an operation's body is. */
 const argumentsSchema = compileSchema(describeTool.inputSchema as unknown as TSchema);
 
-/** A tool error with the API's error body. */
-function refusedWith(error: { code: string; message: string; details?: unknown }): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
-}
-
 /** Why `args` are not `{ name: string }`, in the API's 400 details (the SDK's words, a typo's nearest field named); undefined when they are. */
 function problems(args: Record<string, unknown>): ErrorDetail[] | undefined {
   const found = argumentsSchema.problems(args);
   return found.length > 0 ? found : undefined;
 }
 
-/** The answer of `toolshed-describe` with `args`, out of the full definitions `full` (the describe tool's own included). */
-export function describeCall(args: Record<string, unknown>, full: ReadonlyMap<string, Tool>): CallToolResult {
-  const details = problems(args);
-  if (details !== undefined) return refusedWith({ code: 'validation_failed', message: 'The request body does not match the schema', details });
-  const name = args.name as string;
-  const tool = full.get(name);
-  if (tool === undefined) {
-    const close = nearestTool(name, [...full.keys()]);
-    const hint = close === undefined ? '' : `; did you mean "${close}"?`;
-    return refusedWith({ code: 'not_found', message: `There is no tool ${JSON.stringify(name.slice(0, 200))}${hint} tools/list names them all` });
-  }
-  return { content: [{ type: 'text', text: JSON.stringify(tool) }], structuredContent: tool as unknown as Record<string, unknown> };
+/**
+ * The answer of `toolshed-describe` out of the full definitions `full` (the describe tool's own
+ * included), as a call result's JSON text. A tool's result is written at its first call and kept:
+ * a definition is a plugin's text, as long as its manifest makes it, and is the same at every call.
+ */
+export function describer(full: ReadonlyMap<string, Tool>): (args: Record<string, unknown>) => string {
+  const written = new Map<string, string>();
+  return (args) => {
+    const details = problems(args);
+    if (details !== undefined) return toolError({ code: 'validation_failed', message: 'The request body does not match the schema', details });
+    const name = args.name as string;
+    const tool = full.get(name);
+    if (tool === undefined) {
+      const close = nearestTool(name, [...full.keys()]);
+      const hint = close === undefined ? '' : `; did you mean "${close}"?`;
+      return toolError({ code: 'not_found', message: `There is no tool ${JSON.stringify(name.slice(0, 200))}${hint} tools/list names them all` });
+    }
+    let result = written.get(name);
+    if (result === undefined) {
+      result = callResult(JSON.stringify(tool));
+      written.set(name, result);
+    }
+    return result;
+  };
 }

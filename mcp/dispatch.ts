@@ -10,7 +10,7 @@
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, InitializeRequestParamsSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isToolshedError, UnprocessableError, workerRefusal, type RunInWorker } from '@toolshed/plugin-sdk';
 import { answerText, logFailure, type Answer, type Caller, type Executor, type Logger, type OperationInfo } from '../kernel/host/index.js';
-import { describeCall, describeTool, DESCRIBE_TOOL } from './describe.js';
+import { describer, describeTool, DESCRIBE_TOOL } from './describe.js';
 import { INVALID_PARAMS, readMessage, type Message, type MessageUnit, type RequestId } from './message.js';
 import { callResult, errorResponse, resultResponse, toolError, type PictureResponse, type ToolErrorBody } from './results.js';
 import type { ImageField } from './image.js';
@@ -93,7 +93,7 @@ const INTERNAL_ERROR: ToolErrorBody = { code: 'internal_error', message: 'An int
 export function createMcpServer(options: McpOptions): (bytes: Buffer, scope: McpScope) => Promise<McpReply> {
   const { executor, catalog, runInWorker, offloadBytes, requestBudgetMs, unit, logger } = options;
   const listed = JSON.stringify({ tools: [...catalog.tools, describeTool] });
-  const full = new Map<string, Tool>([...catalog.full, [DESCRIBE_TOOL, describeTool]]);
+  const describe = describer(new Map<string, Tool>([...catalog.full, [DESCRIBE_TOOL, describeTool]]));
   const names = [...catalog.tools.map((tool) => tool.name), DESCRIBE_TOOL];
   const tooComplex = (): Error => new UnprocessableError('input_too_complex', `The message needs more than ${requestBudgetMs} ms of work`);
 
@@ -196,7 +196,7 @@ export function createMcpServer(options: McpOptions): (bytes: Buffer, scope: Mcp
     if (scope.overLimit !== undefined) return reply(resultResponse(id, toolError(refusalBody(scope.overLimit) ?? INTERNAL_ERROR)));
     if (name === DESCRIBE_TOOL) {
       if ('bytes' in message.args) return reply(resultResponse(id, toolError({ code: 'validation_failed', message: 'The request body does not match the schema', details: [{ path: '', message: `is over ${offloadBytes} bytes; ${DESCRIBE_TOOL} takes {"name": "<tool>"}` }] })));
-      return reply(resultResponse(id, JSON.stringify(describeCall(message.args.value, full))));
+      return reply(resultResponse(id, describe(message.args.value)));
     }
     const operation = catalog.operations.get(name);
     if (operation === undefined) {

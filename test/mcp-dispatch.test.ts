@@ -104,3 +104,27 @@ describe('the protocol answers no operation runs for', () => {
     assert.equal(handle.reads.length, 5, 'each of the five messages read here gives its bytes up once');
   });
 });
+
+describe('toolshed-describe', () => {
+  it("writes a tool's definition once, at its first call, however often it is asked", async () => {
+    const catalog = buildToolCatalog([echo]);
+    const definition = catalog.full.get('demo_echo')!;
+    let written = 0;
+    // JSON.stringify calls toJSON each time it writes the definition: a plugin's text, as long as its manifest makes it.
+    const counted = { ...definition, toJSON: () => (written++, definition) };
+    const full = new Map([...catalog.full, ['demo_echo', counted]]);
+    const executor = { operations: () => [echo], find: () => echo, nearest: () => undefined, run: () => Promise.reject(new Error('not run')) } as unknown as Executor;
+    const handle = createMcpServer({ executor, catalog: { ...catalog, full }, version: '1.0.0', runInWorker: notOnPool, offloadBytes: 200, requestBudgetMs: 500, unit: 'request', logger: createLogger('silent') });
+    const ask = async (id: number) => {
+      const reply = await handle(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'toolshed-describe', arguments: { name: 'demo_echo' } } })), {});
+      return JSON.parse(reply.body as string) as { id: number; result: { content: [{ text: string }]; structuredContent: unknown } };
+    };
+    const first = await ask(1);
+    const second = await ask(2);
+    assert.equal(second.id, 2);
+    assert.deepEqual(second.result, first.result);
+    assert.deepEqual(first.result.structuredContent, JSON.parse(JSON.stringify(definition)));
+    assert.deepEqual(JSON.parse(first.result.content[0].text), first.result.structuredContent);
+    assert.equal(written, 1);
+  });
+});
