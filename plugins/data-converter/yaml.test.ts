@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Composer, parseAllDocuments, type CST } from 'yaml';
 import { nestingBound, parseYaml, writeYaml } from './yaml.js';
 import { MAX_ALIAS_NODES, MAX_YAML_DEPTH, RawNumber } from './tree.js';
 
@@ -90,6 +91,34 @@ describe('data-converter: YAML reader', () => {
     // yaml's error recovery nests invalid text too, so indicators count anywhere on a line.
     assert.equal(nestingBound('a: b: c: d'), 3);
     assert.equal(nestingBound('-\t-\t-\tx'), 3);
+  });
+
+  it('refuses a text of one error a character after its first: the rest is never composed', () => {
+    // yaml's parseAllDocuments composes every token after an error too, an Error and a copy of the
+    // line for each: 60,000 "}" on one line held the thread 6 s. Count the tokens composed.
+    const next = Composer.prototype.next;
+    let composed = 0;
+    Composer.prototype.next = function* (this: Composer, token: CST.Token) {
+      composed++;
+      yield* next.call(this, token);
+    };
+    try {
+      assert.throws(() => parseYaml('}'.repeat(60_000)), { code: 'invalid_input', message: 'Invalid YAML: Unexpected flow-map-end token in YAML document: "}" at line 1, column 1' });
+    } finally {
+      Composer.prototype.next = next;
+    }
+    assert.ok(composed < 5, `${composed} tokens composed`);
+  });
+
+  it("reports the first error with yaml's own message and place, as its parseAllDocuments finds it", () => {
+    const invalid = ['a: 1\na: 2\n', '}', ']]]', 'a: [1, 2\n', 'k: "open\n', '- a\nb: c\n', '{a: 1}}', 'a:\n  - b\n  c: d\n', 'a: b: c\n', '"a" "b"\n', 'a: @b\n', '[a, b]]\nc: d\n', '---\na: 1\n...\n]\n', 'a:\n  b\n c: d\n'];
+    for (const text of invalid) {
+      const [error] = parseAllDocuments(text, { intAsBigInt: true, logLevel: 'silent', uniqueKeys: true }).flatMap((document) => document.errors);
+      assert.ok(error?.linePos !== undefined, text);
+      const problem = error.message.slice(0, error.message.search(/ at line \d+, column \d+|:\n/));
+      const expected = `Invalid YAML: ${problem} at line ${error.linePos[0].line}, column ${error.linePos[0].col}`;
+      assert.throws(() => parseYaml(text), { code: 'invalid_input', message: expected }, text);
+    }
   });
 });
 
