@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { RunInWorker } from '@toolshed/plugin-sdk';
 import { invoke } from '@toolshed/plugin-sdk/testing';
 import dataConverter, { WORKER_THRESHOLD } from './index.js';
 // Every outcome() is bounded by the SDK's HANG_GUARD_MS (test-helpers.ts), which is why
@@ -56,11 +57,29 @@ describe('data-converter.convert: hostile input', () => {
     // Invalid shapes that yaml's error recovery still nests: an unguarded parse would abort the process.
     for (const unit of ['a: b: ', '-\t', '- [', '? - ', '{a: ']) {
       assert.equal(await outcome({ input: unit.repeat(20_000), from: 'yaml', to: 'json' }), 'input_too_complex', unit);
-      assert.equal(await outcome({ input: unit.repeat(2_000), from: 'yaml', to: 'json' }), 'input_too_complex', unit); // main thread
+      const here = unit.repeat(Math.floor(WORKER_THRESHOLD / unit.length)); // on the main thread
+      assert.equal(await outcome({ input: here, from: 'yaml', to: 'json' }), 'input_too_complex', unit);
     }
     // Deep enough for JSON (500 < 1000) but not for YAML output.
     assert.equal(await outcome({ input: '['.repeat(500) + ']'.repeat(500), to: 'json' }), 'ok');
     assert.equal(await outcome({ input: '['.repeat(500) + ']'.repeat(500), to: 'yaml' }), 'input_too_complex');
+  });
+
+  it('converts an input over 1 KiB on the pool, and one of 1 KiB here', async () => {
+    // A YAML text costs the main thread about 2-6 ms a KiB to read; 60 KiB held it 0.3 s.
+    assert.equal(WORKER_THRESHOLD, 1024);
+    const jobs: string[] = [];
+    const runInWorker: RunInWorker = async <Result>(module: URL, exportName: string, args: readonly unknown[]) => {
+      jobs.push(exportName);
+      const work = (await import(module.href)) as Record<string, (...values: unknown[]) => Result>;
+      return work[exportName]!(...args);
+    };
+    const yamlOf = (length: number) => `a: ${'x'.repeat(length - 4)}\n`;
+    const convert = (input: string) => invoke(dataConverter, 'convert', { input, to: 'json', indent: 0 }, { runInWorker }) as Promise<{ output: string }>;
+    assert.deepEqual(await convert(yamlOf(WORKER_THRESHOLD)), { output: `{"a":"${'x'.repeat(WORKER_THRESHOLD - 4)}"}`, from: 'yaml' });
+    assert.deepEqual(jobs, []);
+    assert.deepEqual(await convert(yamlOf(WORKER_THRESHOLD + 1)), { output: `{"a":"${'x'.repeat(WORKER_THRESHOLD - 3)}"}`, from: 'yaml' });
+    assert.deepEqual(jobs, ['convertData']);
   });
 
   it('refuses sparse rows whose union of keys would make millions of empty cells', async () => {
