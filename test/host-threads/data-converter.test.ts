@@ -40,4 +40,15 @@ describe('data-converter.convert: hostile input on the host\'s worker threads', 
       assert.ok(['ok', ...DOCUMENTED].includes(await big));
     }
   });
+
+  it('reads a flat YAML map of 100,000 keys in one pass (yaml\'s uniqueKeys compares every pair: quadratic)', async () => {
+    let input = '';
+    for (let index = 0; index < 100_000; index++) input += `k${index}: ${index}\n`;
+    // A budget far past what one pass needs (1.6 s on the 2-core development machine, a few times that
+    // on a busy one) and far short of comparing every pair: 200 KB took 5 s so, these 1.4 MB minutes.
+    const result = (await invoke(dataConverter, 'convert', { input, to: 'json', indent: 0 }, { config: { timeoutMs: 30_000 }, runInWorker })) as { output: string; from: string };
+    assert.equal(result.from, 'yaml');
+    assert.equal(result.output.length, 1_477_781);
+    assert.ok(result.output.startsWith('{"k0":0,"k1":1,') && result.output.endsWith(',"k99999":99999}'));
+  });
 });
