@@ -93,6 +93,16 @@ describe('operations declaring linear work (cost: linear) keep larger bodies on 
     assert.equal(await jobsFor('/v1/hash-generator/hash', 'a'.repeat(4096)), 0);
     assert.equal(await jobsFor('/v1/word-counter/stats', 'a '.repeat(2048)), 1);
   });
+
+  it('runs text-diff on the pool at any size (offload: always): its work is told by how the texts differ', async () => {
+    for (const path of ['/v1/text-diff/lines', '/v1/text-diff/inline']) {
+      const before = builtins.host.poolStats().completed;
+      const answer = await send(builtins.url, path, { body: { original: 'a\nb', changed: 'a\nc' } });
+      assert.equal(answer.status, 200);
+      assert.equal((answer.json as { identical: boolean }).identical, false);
+      assert.equal(builtins.host.poolStats().completed - before, 1, path);
+    }
+  });
 });
 
 describe('long answers from the main thread go out as their UTF-8 bytes, encoded once', () => {
