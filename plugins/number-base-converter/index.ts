@@ -1,9 +1,25 @@
-import { definePlugin, defineOperation, Type } from '@toolshed/plugin-sdk';
+import { definePlugin, defineOperation, ServerBusyError, Type, workerRefusal, type OperationContext } from '@toolshed/plugin-sdk';
 import { toBases, twosComplement } from './convert.js';
 import { parseInteger } from './parse.js';
 import { fromRoman, toRoman } from './roman.js';
 
 const closed = { additionalProperties: false } as const;
+
+/** Values up to this many characters are written in their bases here (1.2 ms at most); longer ones on the pool. */
+export const INLINE_LIMIT = 1000;
+/** Budget of one worker job, queue time included: fifty times the slowest value (38 ms). */
+export const WRITE_DEADLINE_MS = 2000;
+const convertModule = new URL('./convert.js', import.meta.url);
+
+async function inBases(value: bigint, length: number, to: readonly number[], uppercase: boolean, context: OperationContext): Promise<Record<string, string>> {
+  if (length <= INLINE_LIMIT) return toBases(value, to, uppercase);
+  try {
+    return await context.runInWorker<Record<string, string>>(convertModule, 'toBases', [value, to, uppercase], { deadlineMs: WRITE_DEADLINE_MS, signal: context.signal });
+  } catch (error) {
+    // The work is bounded (10,000 characters), so missing the deadline means the pool was saturated.
+    throw workerRefusal(error, { timeout: () => new ServerBusyError() });
+  }
+}
 const base = (description: string) => Type.Integer({ minimum: 2, maximum: 36, description });
 const pattern = Type.Union([Type.String(), Type.Null()], { description: 'Hex pattern, or null when the value does not fit' });
 
@@ -72,9 +88,9 @@ export default definePlugin({
           },
         },
       ],
-      handler: ({ value, base: requested, to, uppercase }) => {
+      handler: async ({ value, base: requested, to, uppercase }, context) => {
         const parsed = parseInteger(value, requested).value;
-        return { results: toBases(parsed, to, uppercase), twosComplement: twosComplement(parsed, uppercase) };
+        return { results: await inBases(parsed, value.length, to, uppercase, context), twosComplement: twosComplement(parsed, uppercase) };
       },
     }),
     roman: defineOperation({
