@@ -53,6 +53,15 @@ describe('running a recipe', () => {
     assert.equal(answer.bytes, Buffer.byteLength(answerText(answer)));
   });
 
+  it('gives the event loop a turn between steps, so other clients are answered while a long recipe runs', async () => {
+    const events: string[] = [];
+    const recording: Executor = { ...executor, run: async (request) => { events.push(`step ${typeof request.operation === 'string' ? request.operation : request.operation.name}`); return executor.run(request); } };
+    // Queued before the recipe starts: it runs at the event loop's next turn, whoever yields it.
+    setImmediate(() => events.push('turn'));
+    await runRecipe(recording, { input: 'hi', steps: [{ operation: 'base64/encode' }, { operation: 'base64/decode' }, { operation: 'base64/encode' }] });
+    assert.deepEqual(events, ['step base64/encode', 'turn', 'step base64/decode', 'step base64/encode']);
+  });
+
   it('wires each step\'s main input from the previous main output when the body leaves it out', async () => {
     const answer = await runRecipe(executor, { input: wrapped, steps: [{ operation: 'url-encoder/decode' }, { operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }] });
     assert.deepEqual((answerValue(answer) as { result: { payload: unknown } }).result.payload, { sub: '42', exp: 1700000000 });

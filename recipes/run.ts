@@ -111,6 +111,9 @@ function outcome(plan: RecipePlan, answers: readonly Answer[]): Answer {
   return answerOfParts(parts.flatMap((part): readonly (string | Uint8Array)[] => (typeof part === 'string' ? [part] : (part.parts ?? [part.body]))));
 }
 
+/** Settles once the event loop has had a turn: I/O and timers waiting meanwhile go first. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** Runs an already checked plan (identify runs its own recipes this way). */
 export async function runPlan(executor: Executor, plan: RecipePlan, options: RecipeRunOptions = {}): Promise<Answer> {
   return outcome(plan, await runSteps(executor, plan, options));
@@ -129,6 +132,9 @@ export async function runSteps(executor: Executor, plan: RecipePlan, options: Re
   const signal = options.caller?.gone();
   const json = options.json ?? jsonHere;
   for (const [index, step] of plan.steps.entries()) {
+    // The event loop's turn between steps: a step on the main thread settles in microtasks, so
+    // without it 32 steps of 7 ms each held every other client 220 ms.
+    if (index > 0) await nextTurn();
     const remaining = deadline - now();
     if (remaining <= 0 || signal?.aborted === true) throw recipeTimeout(index, deadlineMs);
     const bytes = step.built ?? (await json.body(step.operation, await bodyOf(step, index, plan.input, kept, json)));
