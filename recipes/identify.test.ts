@@ -145,6 +145,16 @@ describe('identify is bounded', () => {
     assert.ok(read > 0 && read <= written.length, `${read} of ${written.length}`);
   });
 
+  it('gives the event loop a turn between tries, as a recipe does between steps', async () => {
+    executor.runs.length = 0;
+    let runsAtTurn: number | undefined;
+    // Queued before identify starts: it runs at the event loop's next turn, whoever yields it.
+    setImmediate(() => (runsAtTurn = executor.runs.length));
+    await identify(executor, { input: 'aGVsbG8gd29ybGQ%3D' });
+    assert.ok(executor.runs.length > 1, `${executor.runs.length} tries`);
+    assert.equal(runsAtTurn, 1);
+  });
+
   it('never runs an operation that calls an upstream, whatever its recognizers say', async () => {
     const closed = { additionalProperties: false } as const;
     const lookup = definePlugin({

@@ -13,6 +13,7 @@ import { checkIdentifyRequest } from './pool-checks.js';
 import { jsonHere, type Caller, type CompositeJson, type Executor } from './executor.js';
 import { NAMED_KINDS } from './identify-kinds.js';
 import { previewOf } from './preview.js';
+import { nextTurn } from './run.js';
 import { answerMatches, filledFields, readableShare, recognizersFrom, sampleOf, type ActiveRecognizer } from './recognizers.js';
 import { IdentifyRequest, type IdentifyAnswer, type IdentifyCandidate } from './schemas.js';
 
@@ -111,6 +112,9 @@ class Identifier {
       // Written once, where the run's own work is done; its bytes are what the budget counts and what the run gets.
       const bytes = await json.body(operation, run.body);
       if (bytes.byteLength > this.budget.bytes) return undefined;
+      // The event loop's turn between tries, as between a recipe's steps: a try on the main thread
+      // settles in microtasks.
+      if (this.budget.runs < MAX_SPECULATIVE_RUNS) await nextTurn();
       this.budget.runs -= 1;
       this.budget.bytes -= bytes.byteLength;
       return await json.value(operation, await this.executor.run({ operation, bytes, caller: this.caller, requestId: this.options.requestId, deadlineMs: SPECULATIVE_RUN_MS }));

@@ -112,7 +112,7 @@ function outcome(plan: RecipePlan, answers: readonly Answer[]): Answer {
 }
 
 /** Settles once the event loop has had a turn: I/O and timers waiting meanwhile go first. */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Runs an already checked plan (identify runs its own recipes this way). */
 export async function runPlan(executor: Executor, plan: RecipePlan, options: RecipeRunOptions = {}): Promise<Answer> {
