@@ -147,7 +147,10 @@ describe('Redis rate-limit store', () => {
   });
 
   it('falls back to memory at once when Redis dies, logs the switch once, and shares again when it is back', async (t: TestContext) => {
-    const [a, b] = [await store(redis.url), await store(redis.url)];
+    // Generous command timeouts: with the default 100 ms, one slow command on a busy machine sent a
+    // store to its own memory while Redis was up, and the two counted apart (4, not 3). With Redis
+    // down a command fails at once whatever its timeout (no offline queue).
+    const [a, b] = [await store(redis.url, 60_000, GENEROUS_MS), await store(redis.url, 60_000, GENEROUS_MS)];
     assert.equal((await a.hit('ip:198.51.100.7', 5, 60_000)).remaining, 4);
     assert.equal((await b.hit('ip:198.51.100.7', 5, 60_000)).remaining, 3);
     await redis.kill();
@@ -164,7 +167,7 @@ describe('Redis rate-limit store', () => {
     }
     // An instance started while Redis is down starts in memory, within about a second.
     const started = performance.now();
-    const late = await store(redis.url);
+    const late = await store(redis.url, 60_000, GENEROUS_MS);
     t.diagnostic(`store created with Redis down in ${(performance.now() - started).toFixed(1)} ms`);
     assert.deepEqual(late.counted(), { fallbacks: 1, mode: 'memory', refused: 0 });
 
@@ -177,7 +180,9 @@ describe('Redis rate-limit store', () => {
   });
 
   it('falls back when Redis stalls with the connection open, and returns to it when it answers', async (t: TestContext) => {
-    const a = await store(redis.url);
+    // The stall is found by the command timeout: half the generous bound, so that a slow command on a
+    // busy machine before the stall is not taken for one, and a stalled hit still ends well within it.
+    const a = await store(redis.url, 60_000, GENEROUS_MS / 2);
     assert.equal((await a.hit('ip:192.0.2.1', 100, 60_000)).remaining, 99);
     redis.pause();
     try {
@@ -194,7 +199,7 @@ describe('Redis rate-limit store', () => {
   });
 
   it('stays in memory, logged once, while Redis answers but refuses writes, and returns when it accepts them', async () => {
-    const a = await store(redis.url);
+    const a = await store(redis.url, 60_000, GENEROUS_MS);
     const raw = new Redis(redis.url);
     closers.push(() => raw.quit());
     // maxmemory 1 byte with noeviction: every write is refused with OOM, reads and PING still work.
