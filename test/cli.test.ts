@@ -166,7 +166,7 @@ describe('toolshed config', () => {
     assert.ok(!outcome.stdout.includes(digest) && !outcome.stdout.includes('hunter2'));
     const printed = parseYaml(outcome.stdout) as Record<string, Record<string, unknown>>;
     assert.deepEqual(printed.auth, { apiKeys: [{ name: 'ci', sha256: '…' }], required: false });
-    assert.deepEqual(printed.rateLimit!.redis, { url: 'redis://:…@127.0.0.1:6379', unavailable: 'local' });
+    assert.deepEqual(printed.rateLimit!.redis, { url: 'redis://:…@127.0.0.1:6379', unavailable: 'local', commandTimeoutMs: 100 });
     // The file's value over the default one; a default the file does not touch.
     assert.equal((printed.dns as { timeoutMs: number }).timeoutMs, 2500);
     assert.equal(printed.server!.port, 8080);

@@ -105,7 +105,7 @@ describe('configuration', () => {
       connectionsPerClient: 1024,
     });
     assert.deepEqual(config.workers, { threads: 2, memoryMb: 256, maxQueue: 256, idleMs: 30000, niceness: 10, offloadBytes: 65536, linearOffloadBytes: 262144, requestBudgetMs: 10000 });
-    assert.deepEqual(config.rateLimit, { anonymous: { max: 30 }, apiKey: { max: 600 }, windowSeconds: 60, redis: { unavailable: 'local' } });
+    assert.deepEqual(config.rateLimit, { anonymous: { max: 30 }, apiKey: { max: 600 }, windowSeconds: 60, redis: { unavailable: 'local', commandTimeoutMs: 100 } });
     assert.deepEqual(config.auth, { apiKeys: [], required: false });
     assert.deepEqual(config.cors, { origins: ['*'] });
     assert.deepEqual(config.plugins, { dirs: [], packages: [], enabled: ['*'], disabled: [], trusted: [], workers: { processes: 1, pipeline: 16, maxQueue: 16, memoryMb: 256, rssMb: 512 }, limits: {}, env: {}, grants: {}, user: 'auto' });

@@ -72,6 +72,24 @@ describe('rateLimit.redis.unavailable: local (the default)', () => {
     assert.deepEqual(await eventually(() => health(service), { status: 'ok', rateLimit: 'redis' }), { status: 'ok', rateLimit: 'redis' });
   });
 
+  it('waits for a stalled Redis up to rateLimit.redis.commandTimeoutMs, and counts there when it answers within it', async () => {
+    const service = await start({ commandTimeoutMs: 10_000 });
+    assert.equal((await echo(service)).status, 200);
+    redis.pause();
+    let pending: Promise<Answer>;
+    try {
+      pending = echo(service);
+      // Three times the default 100 ms: with it, this request would have been counted in memory.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      redis.resume();
+    }
+    const answer = await pending;
+    assert.deepEqual([answer.status, answer.headers['ratelimit-remaining']], [200, '98']);
+    assert.equal(await sample(service, 'toolshed_rate_limit_redis_fallbacks_total'), 0);
+    assert.deepEqual(await health(service), { status: 'ok', rateLimit: 'redis' });
+  });
+
   it('leaves /healthz as it was without Redis', async () => {
     const plain = await startTestService();
     services.push(plain);

@@ -120,7 +120,12 @@ export const CoreConfigSchema = Type.Object(
         // Unset: counters live in this process. Set: shared by every instance using this Redis;
         // while it does not answer, counted by each instance alone (local) or refused (refuse).
         redis: Type.Object(
-          { url: Type.Optional(Type.String({ pattern: '^rediss?://' })), unavailable: Type.Enum(['local', 'refuse'], { default: 'local' }) },
+          {
+            url: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+            unavailable: Type.Enum(['local', 'refuse'], { default: 'local' }),
+            // The longest one request waits for Redis before `unavailable` decides.
+            commandTimeoutMs: Type.Integer({ minimum: 10, maximum: 10000, default: 100 }),
+          },
           section,
         ),
       },

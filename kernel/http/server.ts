@@ -106,7 +106,7 @@ export async function buildService(options: StartOptions): Promise<BuiltService>
   const store: HitStore =
     redisUrl === undefined
       ? memory
-      : await (await import('./rate-limit/redis-store.js')).createRedisStore({ url: redisUrl, windowMs, logger, fallback: memory, unavailable: config.rateLimit.redis.unavailable });
+      : await (await import('./rate-limit/redis-store.js')).createRedisStore({ url: redisUrl, windowMs, logger, fallback: memory, unavailable: config.rateLimit.redis.unavailable, commandTimeoutMs: config.rateLimit.redis.commandTimeoutMs });
   // Imported only when enabled: prom-client costs start-up time and memory.
   const refusedConnections: RefusedConnections = { total: 0, client: 0, pipelined: 0 };
   const metrics = config.metrics.enabled ? (await import('./metrics.js')).createMetrics(store, host, refusedConnections) : undefined;
