@@ -94,13 +94,18 @@ describe('operations declaring linear work (cost: linear) keep larger bodies on 
     assert.equal(await jobsFor('/v1/word-counter/stats', 'a '.repeat(2048)), 1);
   });
 
-  it('runs text-diff on the pool at any size (offload: always): its work is told by how the texts differ', async () => {
+  it('runs text-diff (cost: superlinear) of a 512-byte body here and of a larger one on the pool, though under workers.offloadBytes', async () => {
     for (const path of ['/v1/text-diff/lines', '/v1/text-diff/inline']) {
-      const before = builtins.host.poolStats().completed;
-      const answer = await send(builtins.url, path, { body: { original: 'a\nb', changed: 'a\nc' } });
-      assert.equal(answer.status, 200);
-      assert.equal((answer.json as { identical: boolean }).identical, false);
-      assert.equal(builtins.host.poolStats().completed - before, 1, path);
+      for (const [bytes, jobs] of [[512, 0], [513, 1]] as const) {
+        const before = builtins.host.poolStats().completed;
+        const frame = JSON.stringify({ original: '', changed: 'b' }).length;
+        const body = { original: 'a'.repeat(bytes - frame), changed: 'b' };
+        assert.equal(JSON.stringify(body).length, bytes);
+        const answer = await send(builtins.url, path, { body });
+        assert.equal(answer.status, 200);
+        assert.equal((answer.json as { identical: boolean }).identical, false);
+        assert.equal(builtins.host.poolStats().completed - before, jobs, `${path}, ${bytes} bytes`);
+      }
     }
   });
 });

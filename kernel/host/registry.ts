@@ -3,7 +3,7 @@
  * validated configuration. Plugin config sections are checked here, because only now is it known
  * which top-level keys belong to a plugin.
  */
-import { isToolshedError, type ErrorDetail, type Plugin } from '@toolshed/plugin-sdk';
+import { isToolshedError, SUPERLINEAR_OFFLOAD_BYTES, type ErrorDetail, type Plugin } from '@toolshed/plugin-sdk';
 import { resolvePluginConfig } from '@toolshed/plugin-sdk/contract';
 import { compileOperation, termsOf, type CompiledOperation, type OperationTerms } from './operations.js';
 import type { ManifestData } from './manifest-data.js';
@@ -32,7 +32,7 @@ export interface HostedOperation extends OperationEntry {
   readonly operation: CompiledOperation;
   /** Where the request's work runs (see the SDK's `offload`): the main thread, or the built-ins' pool. */
   readonly offload: 'auto' | 'always' | 'never';
-  /** With `offload: 'auto'`, bodies larger than this many bytes run on the pool (`workers.offloadBytes`, or `workers.linearOffloadBytes` for `cost: 'linear'`). */
+  /** With `offload: 'auto'`, bodies larger than this many bytes run on the pool (`workers.offloadBytes`, `workers.linearOffloadBytes` for `cost: 'linear'`, the SDK's 512 for `cost: 'superlinear'`). */
   readonly offloadBytes: number;
 }
 
@@ -244,7 +244,7 @@ export function buildRegistry(loaded: readonly LoadedPlugin[], config: Config, d
         continue;
       }
       const { upstream, offload = 'auto', cost } = definition;
-      const offloadBytes = cost === 'linear' ? config.workers.linearOffloadBytes : config.workers.offloadBytes;
+      const offloadBytes = cost === 'linear' ? config.workers.linearOffloadBytes : cost === 'superlinear' ? Math.min(SUPERLINEAR_OFFLOAD_BYTES, config.workers.offloadBytes) : config.workers.offloadBytes;
       const where = upstream === true ? 'never' : offload;
       operations.set(path, { ...entryOf, placement: 'host', operation: compileOperation(imported, name), offload: where, offloadBytes });
     }

@@ -13,6 +13,9 @@ import { SDK_VERSION } from './version.js';
 import type { RunInWorker } from './worker-errors.js';
 import { recognitionProblems, type OperationIo, type Recognizer } from './recognizers.js';
 
+/** With `cost: 'superlinear'` and `offload: 'auto'`, bodies larger than this many bytes run on the pool. */
+export const SUPERLINEAR_OFFLOAD_BYTES = 512;
+
 /** What a handler gets besides its input: never Koa's context, headers or status codes. */
 export interface OperationContext<Config = unknown> {
   /** Aborted when the client goes away or the kernel gives up; pass it to fetch() and workers. */
@@ -113,8 +116,14 @@ export interface OperationDefinition<out Body extends TObject = TObject, out Res
    * (64 KiB): below that size the whole request costs the main thread less than handing it to the
    * pool would. Leave it out for anything a body can make slower than linear (patterns, nesting,
    * sorting).
+   *
+   * `superlinear`: a small body can cost far more than its size (a diff's work grows with how the
+   * texts differ, not with their length). With `offload: 'auto'` the kernel then runs bodies over
+   * {@link SUPERLINEAR_OFFLOAD_BYTES} (512) on the pool, the whole request (parse, handler, the
+   * answer's check and writing) as for any large body, and keeps the small ones on the main thread,
+   * where a tool page answers them as the person types.
    */
-  readonly cost?: 'linear';
+  readonly cost?: 'linear' | 'superlinear';
   /** Pure function of its input: returns the response object or throws an SDK error. */
   readonly handler: (input: Static<Body>, context: OperationContext<Config>) => Static<Response> | Promise<Static<Response>>;
 }
@@ -274,7 +283,7 @@ function operationProblems(name: string, operation: unknown, pluginCodes: unknow
   if (operation.offload !== undefined && !['auto', 'always', 'never'].includes(operation.offload as string)) {
     problems.push(`${where}: offload must be "auto", "always" or "never"`);
   }
-  if (operation.cost !== undefined && operation.cost !== 'linear') problems.push(`${where}: cost must be "linear" or left out`);
+  if (operation.cost !== undefined && operation.cost !== 'linear' && operation.cost !== 'superlinear') problems.push(`${where}: cost must be "linear", "superlinear" or left out`);
   const bodyProblems = schemaProblems(`${where}: body`, operation.body, true);
   problems.push(...bodyProblems);
   // Defaults are walked only in a schema the walks above could take whole.

@@ -11,6 +11,7 @@ export {
   definePlugin,
   defineOperation,
   PLUGIN_CATEGORIES,
+  SUPERLINEAR_OFFLOAD_BYTES,
   type Plugin,
   type OperationDefinition,
   type OperationContext,

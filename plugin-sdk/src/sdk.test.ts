@@ -191,9 +191,10 @@ describe('checkPlugin()', () => {
     assert.deepEqual(checkPlugin({ ...plugin, operations: { a: operation(false), b: operation(true), c: operation('no') } }), ['operation "c": deterministic must be true or false']);
   });
 
-  it('takes cost as "linear" only', () => {
+  it('takes cost as "linear" or "superlinear" only', () => {
     const operation = (cost: unknown) => ({ ...plugin.operations.upper, cost });
-    assert.deepEqual(checkPlugin({ ...plugin, operations: { a: operation('linear'), b: operation(undefined), c: operation('cheap') } }), ['operation "c": cost must be "linear" or left out']);
+    const operations = { a: operation('linear'), b: operation(undefined), c: operation('cheap'), d: operation('superlinear') };
+    assert.deepEqual(checkPlugin({ ...plugin, operations }), ['operation "c": cost must be "linear", "superlinear" or left out']);
   });
 
   it('refuses a plugin that needs another SDK major', () => {
