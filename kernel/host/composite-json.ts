@@ -2,7 +2,8 @@
  * The JSON a composite writes and reads between the operations it runs — a recipe's step bodies
  * and the earlier answers its `$from`s read, identify's tries and their answers — done where the
  * executor does the work of a request to that operation: over the operation's offload bound
- * (`workers.offloadBytes`, or `workers.linearOffloadBytes` for `cost: 'linear'`) on the pool, else
+ * (`workers.offloadBytes`, `workers.linearOffloadBytes` for `cost: 'linear'`, 512 bytes for
+ * `cost: 'superlinear'`) on the pool, else
  * here. A composite then holds to the rule every door holds to: the main thread only moves a large
  * value's bytes. What comes out is the same either way, byte for byte: the same functions run there.
  */
