@@ -7,13 +7,13 @@
  * reads are named from identify's own list, without a recipe. The work is counted, not timed: a
  * fixed number of runs per layer and per request, a fixed number of input bytes across them.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isToolshedError } from '@toolshed/plugin-sdk';
 import { checkRecipe, mainFields } from './check.js';
 import { checkIdentifyRequest } from './pool-checks.js';
 import { jsonHere, type Caller, type CompositeJson, type Executor } from './executor.js';
 import { NAMED_KINDS } from './identify-kinds.js';
 import { previewOf } from './preview.js';
-import { nextTurn } from './run.js';
 import { answerMatches, filledFields, readableShare, recognizersFrom, sampleOf, type ActiveRecognizer } from './recognizers.js';
 import { IdentifyRequest, type IdentifyAnswer, type IdentifyCandidate } from './schemas.js';
 

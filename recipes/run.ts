@@ -11,6 +11,7 @@
  * answer is dropped as soon as the body of its last reader is built, or at once when nobody reads
  * or keeps it.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isToolshedError, ToolshedError } from '@toolshed/plugin-sdk';
 import { checkRecipe, type PlannedStep, type RecipePlan } from './check.js';
 import { answerOf, answerOfParts, answerText, jsonHere, type Answer, type Caller, type CompositeJson, type Executor, type HeldAnswers, type OperationInfo } from './executor.js';
@@ -110,9 +111,6 @@ function outcome(plan: RecipePlan, answers: readonly Answer[]): Answer {
   if (answers.every((answer) => answer.parts === undefined && typeof answer.body === 'string')) return answerOf(parts.map((part) => (typeof part === 'string' ? part : answerText(part))).join(''), Number.POSITIVE_INFINITY);
   return answerOfParts(parts.flatMap((part): readonly (string | Uint8Array)[] => (typeof part === 'string' ? [part] : (part.parts ?? [part.body]))));
 }
-
-/** Settles once the event loop has had a turn: I/O and timers waiting meanwhile go first. */
-export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Runs an already checked plan (identify runs its own recipes this way). */
 export async function runPlan(executor: Executor, plan: RecipePlan, options: RecipeRunOptions = {}): Promise<Answer> {

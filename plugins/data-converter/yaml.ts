@@ -5,8 +5,6 @@
  */
 import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, stringify, visit, type Alias, type Document, type Node as YamlNode } from 'yaml';
 import type { CST, ScalarTag } from 'yaml';
-
-type Token = CST.Token;
 import {
   invalidInput,
   JSON_NUMBER,
@@ -22,6 +20,8 @@ import {
   type Value,
 } from './tree.js';
 
+type Token = CST.Token;
+
 // logLevel 'silent': the library's warnings (which quote input lines) are never printed. Repeated
 // keys are found in one pass (repeatedKey), not by yaml's uniqueKeys.
 const PARSE_OPTIONS = { intAsBigInt: true, logLevel: 'silent', uniqueKeys: false, prettyErrors: false } as const;
@@ -32,7 +32,7 @@ function problemOf(message: string): string {
   return shorten(cut === -1 ? message : message.slice(0, cut), 120);
 }
 
-/** Where reading stopped, and why: the library's message (without the excerpt it appends) and the 1-based position. */
+/** Why reading stopped: the library's message (without the excerpt it appends), and where, as an offset into the text. */
 interface ReadError {
   readonly message: string;
   readonly offset: number;
