@@ -5,6 +5,7 @@
 // before, so each test reads where and in what order a request ran, or that it never did.
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { answerText, builtinPluginDir, type RunRequest } from '../kernel/host/index.js';
 import { buildTestService, fixtures, type InProcessService } from './support/service.js';
@@ -50,9 +51,9 @@ describe('a contained plugin whose process is busy', { timeout: 120_000 }, () =>
   after(() => service.stop());
 
   /** Starts a `hold` and resolves, once its process runs it, to its outcome to come (wrapped: an async function would wait for it). */
-  async function holding(label: string, ms: number, extra: Partial<RunRequest> = {}): Promise<{ readonly outcome: Promise<Outcome> }> {
+  async function holding(label: string, ms: number, extra: Partial<RunRequest> = {}, pauseMs = 0): Promise<{ readonly outcome: Promise<Outcome> }> {
     settled = [];
-    const outcome = call('hold', { label, ms }, extra);
+    const outcome = call('hold', { label, ms, pauseMs }, extra);
     await until(() => share().running === 1, 'the hold runs');
     return { outcome };
   }
@@ -126,12 +127,15 @@ describe('a contained plugin whose process is busy', { timeout: 120_000 }, () =>
 
   it('cancels a request whose client leaves while it waits in the process: never run, the process kept', async () => {
     const ends = { ...share().ends };
-    const { outcome: first } = await holding('first', 1500);
+    // The process reads both requests while the first pauses, and the cancel while it blocks: read
+    // only after the first ends, when the chain of runs would go straight on to the cancelled one.
+    const { outcome: first } = await holding('first', 1500, {}, 300);
     const leaving = new AbortController();
     const caller = { gone: () => leaving.signal, charge: () => Promise.resolve() };
     const gone = call('stamp', { label: 'gone' }, { caller });
     const next = call('stamp', { label: 'next' });
     await until(() => share().running === 3, 'two requests sent ahead');
+    await setTimeout(600);
     leaving.abort();
     assert.ok('refused' in (await gone));
     const held = ran(await first);

@@ -7,6 +7,7 @@
  * stderr, so a plugin's own printing cannot break a frame. The process ends when the service closes stdin.
  */
 import { Console } from 'node:console';
+import { setImmediate as pendingFramesRead } from 'node:timers/promises';
 import { serialize } from 'node:v8';
 import { SDK_VERSION, type Plugin } from '@toolshed/plugin-sdk';
 import { checkPlugin } from '@toolshed/plugin-sdk/contract';
@@ -85,6 +86,9 @@ function serve(): void {
         const { id, operation, deadline } = message;
         waiting.add(id);
         turn = turn.then(async () => {
+          // The previous run may have held the thread while a cancel for this one arrived: its frame
+          // is read in the event loop's poll phase, which the promise chain alone never reaches.
+          await pendingFramesRead();
           waiting.delete(id);
           // Its client has its answer already (a timeout) or is gone: the work would be for nobody.
           if (cancelled.delete(id) || monotonicMs() > deadline) return send({ kind: 'skipped', id });
