@@ -16,6 +16,12 @@ import { withoutFunctions } from './manifest-copy.js';
 import { loadServed, serveRequest } from './plugin-side.js';
 import { MAX_HEADER_BYTES, MAX_REQUEST_BYTES, monotonicMs, type ProbeHeader, type ServiceHeader, type ServingHeader } from './protocol.js';
 
+/**
+ * How long the chain of runs may go on without reading the channel; a cancel that arrives within
+ * it comes too late for a request whose turn it is, as it would once the request started.
+ */
+const UNREAD_CHANNEL_MS = 1;
+
 // Taken before the plugin is imported; the plugin's own output is sent to stderr.
 const channel = process.stdout;
 globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
@@ -74,7 +80,10 @@ function serve(): void {
   // Runs sent and not yet started, and those of them the service cancelled.
   const waiting = new Set<number>();
   const cancelled = new Set<number>();
+  // When this process last read its channel: frames that arrived since wait in the pipe.
+  let read = monotonicMs();
   process.stdin.on('data', (chunk: Buffer) => {
+    read = monotonicMs();
     for (const { header, payload } of reader.push(chunk)) {
       const message = header as unknown as ServiceHeader;
       if (message.kind === 'init') {
@@ -86,9 +95,14 @@ function serve(): void {
         const { id, operation, deadline } = message;
         waiting.add(id);
         turn = turn.then(async () => {
-          // The previous run may have held the thread while a cancel for this one arrived: its frame
-          // is read in the event loop's poll phase, which the promise chain alone never reaches.
-          await pendingFramesRead();
+          // A run that held the thread may have left a cancel for this one unread in the pipe: frames
+          // are read in the event loop's poll phase, which the chain of runs alone never reaches.
+          // Not after every run: a turn of the loop after each small request sent ahead cost this
+          // process 19-20 µs a request against 15-17 (16 at once, node 20, 2026-11).
+          if (monotonicMs() - read > UNREAD_CHANNEL_MS) {
+            await pendingFramesRead();
+            read = monotonicMs();
+          }
           waiting.delete(id);
           // Its client has its answer already (a timeout) or is gone: the work would be for nobody.
           if (cancelled.delete(id) || monotonicMs() > deadline) return send({ kind: 'skipped', id });
