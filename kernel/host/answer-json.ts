@@ -7,6 +7,7 @@
  * the bytes are; everything else is written by `JSON.stringify`, so the bytes are exactly those of
  * `Buffer.from(JSON.stringify(value))`.
  */
+import { isAscii } from 'node:buffer';
 
 /** Strings from this length are looked at: shorter ones cost JSON.stringify less than the look. */
 export const LONG_STRING_CHARS = 4096;
@@ -41,17 +42,17 @@ function plainObject(value: object): value is Record<string, unknown> {
 const omitted = (value: unknown): boolean => value === undefined || typeof value === 'function' || typeof value === 'symbol';
 
 /**
- * True when `value` holds a string {@link write} copies as it is: looked for before any part is
- * written, so that an answer without one (most of them) costs a few property reads and one
- * JSON.stringify, not parts joined.
+ * True when `value` holds a string long enough for {@link write} to look at: looked for before any
+ * part is written, so that an answer without one (most of them) costs a few property reads and one
+ * JSON.stringify, not parts joined. Its characters are scanned once, by write.
  */
-function holdsVerbatim(value: unknown, depth: number): boolean {
-  if (typeof value === 'string') return verbatim(value);
+function holdsLongString(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return value.length >= LONG_STRING_CHARS;
   if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH) return false;
-  if (Array.isArray(value)) return value.length <= MAX_MEMBERS && value.some((item) => holdsVerbatim(item, depth + 1));
+  if (Array.isArray(value)) return value.length <= MAX_MEMBERS && value.some((item) => holdsLongString(item, depth + 1));
   if (!plainObject(value)) return false;
   const keys = Object.keys(value);
-  return keys.length <= MAX_MEMBERS && keys.some((key) => holdsVerbatim(value[key], depth + 1));
+  return keys.length <= MAX_MEMBERS && keys.some((key) => holdsLongString(value[key], depth + 1));
 }
 
 /** Appends `value`'s JSON to `parts`; true when a part is Verbatim. */
@@ -96,28 +97,24 @@ function write(value: unknown, parts: Part[], depth: number): boolean {
 }
 
 /**
- * True when every byte of `bytes[start, end)` is printable ASCII or DEL (0x20-0x7f): no control
- * character, which JSON escapes, and no byte of a character beyond ASCII. Each 32-bit word is
- * tested at once: a byte below 0x20 sets its top bit in `(word - 0x20202020) & ~word` (Mycroft's
- * test for a zero byte, shifted by 0x20), a byte from 0x80 has it set already.
+ * True when every byte of `bytes[start, end)` is printable ASCII or DEL (0x20-0x7f): no byte of a
+ * character beyond ASCII (Node's native `isAscii`) and no control character, which JSON escapes.
+ * Once every byte is below 0x80, subtracting 0x20 from each byte of a 32-bit word at once sets a
+ * top bit exactly when a byte is below 0x20: a byte from 0x20 neither sets its own nor borrows
+ * from the next, so only a control character, or a borrow from one below it, sets one.
  */
 function plainAscii(bytes: Buffer, start: number, end: number): boolean {
+  if (!isAscii(bytes.subarray(start, end))) return false;
   let index = start;
-  for (; index < end && ((bytes.byteOffset + index) & 3) !== 0; index++) if (bytes[index]! < 0x20 || bytes[index]! > 0x7f) return false;
+  for (; index < end && ((bytes.byteOffset + index) & 3) !== 0; index++) if (bytes[index]! < 0x20) return false;
   const words = new Int32Array(bytes.buffer, bytes.byteOffset + index, (end - index) >>> 2);
   const count = words.length;
   let found = 0;
   let word = 0;
-  for (; word + 4 <= count; word += 4) {
-    const a = words[word]!;
-    const b = words[word + 1]!;
-    const c = words[word + 2]!;
-    const d = words[word + 3]!;
-    found |= ((a - 0x20202020) & ~a) | a | ((b - 0x20202020) & ~b) | b | ((c - 0x20202020) & ~c) | c | ((d - 0x20202020) & ~d) | d;
-  }
-  for (; word < count; word++) found |= ((words[word]! - 0x20202020) & ~words[word]!) | words[word]!;
+  for (; word + 4 <= count; word += 4) found |= (words[word]! - 0x20202020) | (words[word + 1]! - 0x20202020) | (words[word + 2]! - 0x20202020) | (words[word + 3]! - 0x20202020);
+  for (; word < count; word++) found |= words[word]! - 0x20202020;
   if ((found & 0x80808080) !== 0) return false;
-  for (index += count * 4; index < end; index++) if (bytes[index]! < 0x20 || bytes[index]! > 0x7f) return false;
+  for (index += count * 4; index < end; index++) if (bytes[index]! < 0x20) return false;
   return true;
 }
 
@@ -129,7 +126,7 @@ function plainAscii(bytes: Buffer, start: number, end: number): boolean {
  */
 export function answerJson(value: unknown): string | Buffer {
   const parts: Part[] = [];
-  if (!holdsVerbatim(value, 0) || !write(value, parts, 0)) return JSON.stringify(value);
+  if (!holdsLongString(value, 0) || !write(value, parts, 0)) return JSON.stringify(value);
   let size = 0;
   for (const part of parts) size += typeof part === 'string' ? Buffer.byteLength(part) : part.text.length + 2;
   const bytes = Buffer.allocUnsafeSlow(size);
