@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defineOperation, definePlugin, type Plugin } from './define.js';
-import { invoke } from './invoke.js';
+import { invoke, workerJobRecorder } from './invoke.js';
 import { Type } from './typebox.js';
 import { SDK_VERSION } from './version.js';
 import { isWorkerJobError, type RunInWorker } from './worker-errors.js';
@@ -93,6 +93,14 @@ describe('invoke() runInWorker', () => {
     const answer = invoke(runner, 'run', { job: 'later', args: [7, 60_000], deadlineMs: 60_000 }, { signal: during.signal });
     setImmediate(() => during.abort());
     assert.deepEqual(await answer, { reason: 'aborted' });
+  });
+
+  it('records the jobs a handler runs through workerJobRecorder, each run in this thread', async () => {
+    const { runInWorker, jobs } = workerJobRecorder();
+    assert.deepEqual(jobs, []);
+    assert.deepEqual(await invoke(runner, 'run', { job: 'double', args: [21], deadlineMs: 1000 }, { runInWorker }), { result: 42 });
+    assert.deepEqual(await invoke(runner, 'run', { job: 'later', args: [7, 60_000], deadlineMs: 20 }, { runInWorker }), { reason: 'timeout' });
+    assert.deepEqual(jobs, ['double', 'later']);
   });
 
   it('hands the handler the runner given, with the module, export, arguments and options', async () => {

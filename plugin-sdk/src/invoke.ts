@@ -98,3 +98,24 @@ const inThisThread: RunInWorker = async <Result>(module: URL, exportName: string
     if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
 };
+
+/** What {@link workerJobRecorder} gives: the runner to hand to {@link invoke}, and the jobs it ran. */
+export interface WorkerJobRecorder {
+  readonly runInWorker: RunInWorker;
+  /** The export of each job run so far, in order. */
+  readonly jobs: readonly string[];
+}
+
+/**
+ * A `runInWorker` for {@link invoke} that runs each job in this thread, as invoke's own does, and
+ * records its export: a test that an operation keeps small inputs where it is and hands large ones
+ * to the pool reads `jobs` after each call.
+ */
+export function workerJobRecorder(): WorkerJobRecorder {
+  const jobs: string[] = [];
+  const runInWorker: RunInWorker = <Result>(module: URL, exportName: string, args: readonly unknown[], options: RunInWorkerOptions) => {
+    jobs.push(exportName);
+    return inThisThread<Result>(module, exportName, args, options);
+  };
+  return { runInWorker, jobs };
+}

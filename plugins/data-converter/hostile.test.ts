@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RunInWorker } from '@toolshed/plugin-sdk';
-import { invoke } from '@toolshed/plugin-sdk/testing';
+import { invoke, workerJobRecorder } from '@toolshed/plugin-sdk/testing';
 import dataConverter, { WORKER_THRESHOLD } from './index.js';
 // Every outcome() is bounded by the SDK's HANG_GUARD_MS (test-helpers.ts), which is why
 // scripts/run-tests.mjs runs this file on its own.
@@ -68,12 +67,7 @@ describe('data-converter.convert: hostile input', () => {
   it('converts an input over 1 KiB on the pool, and one of 1 KiB here', async () => {
     // A YAML text costs the main thread about 2-6 ms a KiB to read; 60 KiB held it 0.3 s.
     assert.equal(WORKER_THRESHOLD, 1024);
-    const jobs: string[] = [];
-    const runInWorker: RunInWorker = async <Result>(module: URL, exportName: string, args: readonly unknown[]) => {
-      jobs.push(exportName);
-      const work = (await import(module.href)) as Record<string, (...values: unknown[]) => Result>;
-      return work[exportName]!(...args);
-    };
+    const { runInWorker, jobs } = workerJobRecorder();
     const yamlOf = (length: number) => `a: ${'x'.repeat(length - 4)}\n`;
     const convert = (input: string) => invoke(dataConverter, 'convert', { input, to: 'json', indent: 0 }, { runInWorker }) as Promise<{ output: string }>;
     assert.deepEqual(await convert(yamlOf(WORKER_THRESHOLD)), { output: `{"a":"${'x'.repeat(WORKER_THRESHOLD - 4)}"}`, from: 'yaml' });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RunInWorker } from '@toolshed/plugin-sdk';
-import { invoke, HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
+import { invoke, workerJobRecorder, HANG_GUARD_MS } from '@toolshed/plugin-sdk/testing';
 import numberBase, { INLINE_LIMIT } from './index.js';
 import { digitsToBigInt, parseInteger } from './parse.js';
 
@@ -80,12 +79,7 @@ describe('number-base-converter.convert: values', () => {
   it('writes a value of 1,000 characters here and a longer one on the pool, with the same digits', async () => {
     // 10,000 base-36 digits into all 35 bases held the main thread 38 ms; 1,000 take about 1 ms.
     assert.equal(INLINE_LIMIT, 1000);
-    const jobs: string[] = [];
-    const runInWorker: RunInWorker = async <Result>(module: URL, exportName: string, args: readonly unknown[]) => {
-      jobs.push(exportName);
-      const work = (await import(module.href)) as Record<string, (...values: unknown[]) => Result>;
-      return work[exportName]!(...args);
-    };
+    const { runInWorker, jobs } = workerJobRecorder();
     const inBase36 = async (length: number) => ((await invoke(numberBase, 'convert', { value: 'z'.repeat(length), base: 36, to: [36, 2] }, { runInWorker })) as Converted).results;
     // z…z in base 36 is 36^n − 1: n z's back in base 36.
     const here = await inBase36(INLINE_LIMIT);
