@@ -50,6 +50,22 @@ describe('answerJson', () => {
     }
   });
 
+  it('writes an answer whose long strings all need escaping with one JSON.stringify, not parts first', () => {
+    const stringify = JSON.stringify;
+    let calls = 0;
+    JSON.stringify = ((...args: Parameters<typeof stringify>) => {
+      calls++;
+      return stringify(...args);
+    }) as typeof stringify;
+    try {
+      const value = { text: `${long}\n${long}`, count: 2 };
+      assert.equal(answerJson(value), stringify(value));
+    } finally {
+      JSON.stringify = stringify;
+    }
+    assert.equal(calls, 1);
+  });
+
   it('writes short strings, large objects and long arrays with JSON.stringify, as text', () => {
     const values: unknown[] = [{ text: long.slice(1) }, { many: Object.fromEntries(Array.from({ length: 65 }, (_, index) => [`k${index}`, long])) }, Array.from({ length: 65 }, () => long), 'short', 42, null];
     for (const value of values) assert.equal(answerJson(value), JSON.stringify(value));

@@ -42,17 +42,18 @@ function plainObject(value: object): value is Record<string, unknown> {
 const omitted = (value: unknown): boolean => value === undefined || typeof value === 'function' || typeof value === 'symbol';
 
 /**
- * True when `value` holds a string long enough for {@link write} to look at: looked for before any
- * part is written, so that an answer without one (most of them) costs a few property reads and one
- * JSON.stringify, not parts joined. Its characters are scanned once, by write.
+ * True when `value` holds a string {@link write} copies as it is: looked for before any part is
+ * written, so that an answer without one (most of them, and those whose long strings need escaping)
+ * costs a few property reads and one JSON.stringify, not parts joined and then thrown away. (Asking
+ * only for a long string here wrote a long text with newlines twice: 2-2.5 times its cost.)
  */
-function holdsLongString(value: unknown, depth: number): boolean {
-  if (typeof value === 'string') return value.length >= LONG_STRING_CHARS;
+function holdsVerbatim(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return verbatim(value);
   if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH) return false;
-  if (Array.isArray(value)) return value.length <= MAX_MEMBERS && value.some((item) => holdsLongString(item, depth + 1));
+  if (Array.isArray(value)) return value.length <= MAX_MEMBERS && value.some((item) => holdsVerbatim(item, depth + 1));
   if (!plainObject(value)) return false;
   const keys = Object.keys(value);
-  return keys.length <= MAX_MEMBERS && keys.some((key) => holdsLongString(value[key], depth + 1));
+  return keys.length <= MAX_MEMBERS && keys.some((key) => holdsVerbatim(value[key], depth + 1));
 }
 
 /** Appends `value`'s JSON to `parts`; true when a part is Verbatim. */
@@ -126,7 +127,7 @@ function plainAscii(bytes: Buffer, start: number, end: number): boolean {
  */
 export function answerJson(value: unknown): string | Buffer {
   const parts: Part[] = [];
-  if (!holdsLongString(value, 0) || !write(value, parts, 0)) return JSON.stringify(value);
+  if (!holdsVerbatim(value, 0) || !write(value, parts, 0)) return JSON.stringify(value);
   let size = 0;
   for (const part of parts) size += typeof part === 'string' ? Buffer.byteLength(part) : part.text.length + 2;
   const bytes = Buffer.allocUnsafeSlow(size);
