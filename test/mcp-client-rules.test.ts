@@ -5,25 +5,24 @@
 // shown to fire, so a rule that stopped checking would fail here.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { clientRuleBreaks, describeBreak } from '../mcp/client-rules.js';
+import { connectMcpClient } from './support/mcp-client.js';
 import { SAVED } from './support/recipes.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
 type Schema = Record<string, unknown>;
 const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-let service: TestService;
+let service: InProcessService;
 let client: Client;
 let tools: Tool[];
 before(async () => {
-  service = await startTestService({ recipes: SAVED }, { builtinDir: builtinPluginDir });
-  client = new Client({ name: 'toolshed-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', service.url)));
+  service = await buildTestService({ recipes: SAVED }, { builtinDir: builtinPluginDir });
+  client = await connectMcpClient(service.url);
   tools = (await client.listTools()).tools;
 });
 after(async () => {

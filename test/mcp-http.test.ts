@@ -1,33 +1,27 @@
-// Every operation as an MCP tool at POST /mcp, checked with the SDK's own client over real HTTP:
-// the catalog follows the registry, calls answer what the POST answers, and the API's keys, limits,
-// cap and pool hold there too.
+// Every operation as an MCP tool at POST /mcp, checked with the SDK's own client over Streamable HTTP
+// (in process, test/support/mcp-client.ts): the catalog follows the registry, calls answer what the
+// POST answers, and the API's keys, limits, cap and pool hold there too.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ErrorCode, LATEST_PROTOCOL_VERSION, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { digestApiKey } from '../kernel/http/api-keys.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
-import { externalPlugins, startTestService, type TestService } from './support/service.js';
+import { connectMcpClient as connect } from './support/mcp-client.js';
+import { buildTestService, externalPlugins, type InProcessService } from './support/service.js';
 
 const key = 'tsk_mcp-test-key-0123456789';
-let service: TestService;
+let service: InProcessService;
 let client: Client;
 let tools: Tool[];
-
-async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
-  const connected = new Client({ name: 'toolshed-test', version: '1.0.0' });
-  await connected.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers } }));
-  return connected;
-}
 
 /** The tool result's text as the JSON it holds. */
 const textJson = (result: unknown): unknown => JSON.parse(((result as CallToolResult).content[0] as { text: string }).text);
 
 before(async () => {
-  service = await startTestService(
+  service = await buildTestService(
     { plugins: { dirs: [externalPlugins], disabled: ['lorem-ipsum'] }, auth: { apiKeys: [{ name: 'agent', sha256: digestApiKey(key) }] }, metrics: { enabled: true } },
     { builtinDir: builtinPluginDir },
   );

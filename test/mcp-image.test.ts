@@ -7,24 +7,23 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Resvg } from '@resvg/resvg-js';
 import jsqr from 'jsqr';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { imageFields, refusedSvg, zoomFor } from '../mcp/image.js';
 import { send } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { connectMcpClient } from './support/mcp-client.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
 // jsqr is CommonJS: Node hands its module.exports over as the default import, whose `default` is jsQR.
 const jsQR = jsqr.default;
 const pictures = fileURLToPath(new URL('../../test/fixtures/picture-plugins/', import.meta.url));
 
-let service: TestService;
+let service: InProcessService;
 let client: Client;
 before(async () => {
-  service = await startTestService({ plugins: { dirs: [pictures], trusted: ['picture'] } }, { builtinDir: builtinPluginDir });
-  client = new Client({ name: 'toolshed-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', service.url)));
+  service = await buildTestService({ plugins: { dirs: [pictures], trusted: ['picture'] } }, { builtinDir: builtinPluginDir });
+  client = await connectMcpClient(service.url);
 });
 after(async () => {
   await client.close();

@@ -5,30 +5,23 @@
 // service shares the process's worker pool with them.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { connectMcpClient as connect } from './support/mcp-client.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
 const headers = { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': LATEST_PROTOCOL_VERSION };
 const call = (id: number | string, name: string, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 const textJson = (result: unknown): { error: { code: string; message: string; retryAfterSeconds?: number; details?: unknown } } =>
   JSON.parse(((result as CallToolResult).content[0] as { text: string }).text);
 
-const services: TestService[] = [];
+const services: InProcessService[] = [];
 after(() => Promise.all(services.map((service) => service.stop())));
-async function start(config: Record<string, unknown>, builtins = false): Promise<TestService> {
-  const service = await startTestService(config, builtins ? { builtinDir: builtinPluginDir } : {});
+async function start(config: Record<string, unknown>, builtins = false): Promise<InProcessService> {
+  const service = await buildTestService(config, builtins ? { builtinDir: builtinPluginDir } : {});
   services.push(service);
   return service;
-}
-
-async function connect(url: string): Promise<Client> {
-  const client = new Client({ name: 'toolshed-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url)));
-  return client;
 }
 
 describe('the rate limit at /mcp', () => {

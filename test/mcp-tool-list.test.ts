@@ -4,12 +4,12 @@
 // definition one `describe` call away.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { connectMcpClient } from './support/mcp-client.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
 /** The issue's budget for the whole default list: every built-in, the describe tool, the recipe and identify tools. */
 const LIST_BUDGET = 48 * 1024;
@@ -19,15 +19,14 @@ const RECIPE_TOOLS = 4 * 1024;
 type Schema = Record<string, unknown>;
 type Document = { paths: Record<string, { post: { description?: string; requestBody: { content: { 'application/json': { schema: Schema } } }; responses: { 200: { content: { 'application/json': { schema: Schema } } } } } }> };
 
-let service: TestService;
+let service: InProcessService;
 let client: Client;
 let listed: { tools: Tool[] };
 let document: Document;
 
 before(async () => {
-  service = await startTestService({}, { builtinDir: builtinPluginDir });
-  client = new Client({ name: 'toolshed-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', service.url)));
+  service = await buildTestService({}, { builtinDir: builtinPluginDir });
+  client = await connectMcpClient(service.url);
   listed = await client.listTools();
   document = (await send(service.url, '/v1/openapi.json', { method: 'GET' })).json as Document;
 });

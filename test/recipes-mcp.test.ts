@@ -3,20 +3,19 @@
 // as POST /v1/recipes/… does, refusals as tool errors naming the place.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
+import { connectMcpClient } from './support/mcp-client.js';
 import { ISSUE_46_EXAMPLES, JWT_ANSWER, JWT_BASE64, JWT_LAYERS, SAVED } from './support/recipes.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
-let service: TestService;
+let service: InProcessService;
 let client: Client;
 let tools: Tool[];
 before(async () => {
-  service = await startTestService({ recipes: SAVED }, { builtinDir: builtinPluginDir });
-  client = new Client({ name: 'toolshed-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', service.url)));
+  service = await buildTestService({ recipes: SAVED }, { builtinDir: builtinPluginDir });
+  client = await connectMcpClient(service.url);
   tools = (await client.listTools()).tools;
 });
 after(async () => {

@@ -7,27 +7,25 @@ import { after, before, describe, it } from 'node:test';
 import createClient from 'openapi-fetch';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { fetchInProcess } from './support/inject.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 import type { paths } from './typed-client/api-types.js';
 import { apiTypesFile, apiTypesOf } from './typed-client/api-types-source.js';
 
-let service: TestService;
+let service: InProcessService;
 before(async () => {
-  service = await startTestService({}, { builtinDir: builtinPluginDir });
+  service = await buildTestService({}, { builtinDir: builtinPluginDir });
 });
 after(() => service.stop());
 
 describe('a typed client generated from /v1/openapi.json', () => {
   it('has committed types equal to what openapi-typescript makes of the live document (run `npm run docs`)', async () => {
-    // Read on a connection of its own (send() keeps none): making the types can block this process
-    // past the server's 5 s keep-alive, and fetch would send the next test's first call on a socket
-    // the server closes as soon as its timers run (ECONNRESET on a loaded machine).
     const live = (await send(service.url, '/v1/openapi.json', { method: 'GET' })).json;
     assert.ok((await readFile(apiTypesFile, 'utf8')) === (await apiTypesOf(live)), 'test/typed-client/api-types.ts is stale: run `npm run docs`');
   });
 
   it('calls three operations with typed bodies and typed answers', async () => {
-    const client = createClient<paths>({ baseUrl: service.url });
+    const client = createClient<paths>({ baseUrl: service.url, fetch: fetchInProcess });
     // RFC 4648 §10: BASE64("foobar") = "Zm9vYmFy".
     const encoded = await client.POST('/v1/base64/encode', { body: { text: 'foobar' } });
     assert.equal(encoded.data?.base64, 'Zm9vYmFy');
@@ -40,7 +38,7 @@ describe('a typed client generated from /v1/openapi.json', () => {
   });
 
   it('turns a wrong field into a compile error, and the service refuses it too', async () => {
-    const client = createClient<paths>({ baseUrl: service.url });
+    const client = createClient<paths>({ baseUrl: service.url, fetch: fetchInProcess });
     // @ts-expect-error -- `txt` is not a field of base64/encode, and `text` is missing.
     const wrong = await client.POST('/v1/base64/encode', { body: { txt: 'foobar' } });
     assert.equal(wrong.response.status, 400);
