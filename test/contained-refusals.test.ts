@@ -10,11 +10,11 @@ import type { Plugin } from '@toolshed/plugin-sdk';
 import { operationContract } from '@toolshed/plugin-sdk/contract';
 import { DESCRIBED_HERE_BYTES } from '../kernel/host/executor.js';
 import { send } from './support/http.js';
-import { fixtures, startTestService, type TestService } from './support/service.js';
+import { buildTestService, fixtures, type InProcessService } from './support/service.js';
 
-let service: TestService;
+let service: InProcessService;
 before(async () => {
-  service = await startTestService({ plugins: { dirs: [path.join(fixtures, 'union-plugins')] } });
+  service = await buildTestService({ plugins: { dirs: [path.join(fixtures, 'union-plugins')] } });
   // The plugin's process starts, and the pool's workers load what they run, before anything is counted.
   await send(service.url, '/v1/forms/count', { body: { shape: { k0: 1 } } });
   await send(service.url, '/v1/forms/count', { body: { shape: manyNames(2000) } });

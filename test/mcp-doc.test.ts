@@ -6,13 +6,13 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
 const page = (await readFile(new URL('../../docs/mcp.md', import.meta.url), 'utf8')).replace(/\s+/g, ' ');
-let service: TestService;
+let service: InProcessService;
 
 before(async () => {
-  service = await startTestService({ plugins: { enabled: ['base64'] } }, { builtinDir: builtinPluginDir });
+  service = await buildTestService({ plugins: { enabled: ['base64'] } }, { builtinDir: builtinPluginDir });
 });
 after(() => service.stop());
 

@@ -13,11 +13,11 @@ import { Redis } from 'ioredis';
 import { send, type Answer } from './support/http.js';
 import { offlineEnv, repoRoot } from './support/packages.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
-import { startTestService, type TestService } from './support/service.js';
+import { buildTestService, type InProcessService } from './support/service.js';
 
 let redis: RedisServer;
 let scratch: string;
-const services: TestService[] = [];
+const services: InProcessService[] = [];
 
 before(async () => {
   redis = await startRedisServer();
@@ -29,17 +29,17 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-async function start(redisSection: Record<string, unknown>): Promise<TestService> {
-  const service = await startTestService({ rateLimit: { anonymous: { max: 100 }, redis: { url: redis.url, ...redisSection } }, metrics: { enabled: true } });
+async function start(redisSection: Record<string, unknown>): Promise<InProcessService> {
+  const service = await buildTestService({ rateLimit: { anonymous: { max: 100 }, redis: { url: redis.url, ...redisSection } }, metrics: { enabled: true } });
   services.push(service);
   return service;
 }
 
-const echo = (service: TestService, headers: Record<string, string> = {}): Promise<Answer> => send(service.url, '/v1/kernel-probe/echo', { body: { text: 'x' }, headers });
-const health = async (service: TestService): Promise<unknown> => (await send(service.url, '/healthz', { method: 'GET' })).json;
+const echo = (service: InProcessService, headers: Record<string, string> = {}): Promise<Answer> => send(service.url, '/v1/kernel-probe/echo', { body: { text: 'x' }, headers });
+const health = async (service: InProcessService): Promise<unknown> => (await send(service.url, '/healthz', { method: 'GET' })).json;
 
 /** The value of one sample line of /metrics. */
-async function sample(service: TestService, series: string): Promise<number | undefined> {
+async function sample(service: InProcessService, series: string): Promise<number | undefined> {
   const text = (await send(service.url, '/metrics', { method: 'GET' })).text;
   const line = text.split('\n').find((entry) => entry.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
@@ -91,7 +91,7 @@ describe('rateLimit.redis.unavailable: local (the default)', () => {
   });
 
   it('leaves /healthz as it was without Redis', async () => {
-    const plain = await startTestService();
+    const plain = await buildTestService();
     services.push(plain);
     assert.deepEqual(await health(plain), { status: 'ok' });
   });
