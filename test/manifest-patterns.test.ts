@@ -9,12 +9,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readProcStat } from '../kernel/host/proc-stat.js';
 import { send, type Answer } from './support/http.js';
-import { fixtures, startTestService, type TestService } from './support/service.js';
+import { buildTestService, fixtures, type InProcessService } from './support/service.js';
 
 const ATTACK = `${'a'.repeat(30)}!`;
 /** The most main-thread CPU time one attack may take, request and answer included. */
 const MAX_MAIN_THREAD_MS = 50;
-let service: TestService;
+let service: InProcessService;
 
 /**
  * CPU time the main thread (the service's, in this process) has used, in ms: user and system time
@@ -33,7 +33,7 @@ async function costOf(request: () => Promise<Answer>): Promise<{ answer: Answer;
 }
 
 before(async () => {
-  service = await startTestService({ plugins: { dirs: [path.join(fixtures, 'pattern-plugins')] } });
+  service = await buildTestService({ plugins: { dirs: [path.join(fixtures, 'pattern-plugins')] } });
   // Each kind of request once with harmless input first: the first loads and compiles what it needs
   // (the plugin's own workers among it), which is no pattern's doing.
   const step = (text: unknown) => ({ steps: [{ operation: 'backtracker/count', body: { text: 'banana' } }, { operation: 'backtracker/shout', body: { text } }] });

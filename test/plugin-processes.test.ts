@@ -15,7 +15,7 @@ import { answerText, builtinPluginDir } from '../kernel/host/index.js';
 import { probeManifest } from '../kernel/host/manifest-probe.js';
 import { readProcStat } from '../kernel/host/proc-stat.js';
 import { send, type Answer } from './support/http.js';
-import { fixtures, NODE_ADDS, startTestService, withoutNodeAdds, type TestService } from './support/service.js';
+import { buildTestService, fixtures, NODE_ADDS, withoutNodeAdds, type InProcessService } from './support/service.js';
 import { childrenOf } from './support/process-tree.js';
 import { exitOf, listeningUrl } from './support/started-service.js';
 import { until } from './support/until.js';
@@ -27,16 +27,16 @@ const errorOf = (answer: Answer): { code: string; message: string } => (answer.j
 
 
 /** The service answers as usual: /healthz, and base64/encode of "foobar" (RFC 4648 §10: "Zm9vYmFy"). */
-async function stillAnswers(service: TestService): Promise<void> {
+async function stillAnswers(service: InProcessService): Promise<void> {
   const [health, encoded] = await Promise.all([send(service.url, '/healthz', { method: 'GET' }), send(service.url, '/v1/base64/encode', { body: { text: 'foobar' } })]);
   assert.deepEqual([health.status, encoded.status, encoded.json], [200, 200, { base64: 'Zm9vYmFy' }]);
 }
 
 describe('a contained plugin that attacks the service from its own process', { timeout: 120_000 }, () => {
-  let service: TestService;
+  let service: InProcessService;
   const share = () => service.host.pluginProcesses.stats().get(GROUP)!;
   before(async () => {
-    service = await startTestService(
+    service = await buildTestService(
       { plugins: { dirs: [processPlugins] }, operations: { groupDeadlineMs: { [GROUP]: 1500 } }, metrics: { enabled: true } },
       { builtinDir: builtinPluginDir },
     );
@@ -166,7 +166,7 @@ describe('a contained plugin that attacks the service from its own process', { t
 // deadline, must end the process, however long a busy machine takes to read a thousand pieces.
 describe('a contained plugin that writes a frame on its channel a byte at a time', { timeout: 60_000 }, () => {
   it('ends its process by the rule on pieces (502 naming the plugin), not at its deadline', async () => {
-    const service = await startTestService({ plugins: { dirs: [processPlugins] }, operations: { groupDeadlineMs: { [GROUP]: 25_000 } } }, { builtinDir: builtinPluginDir });
+    const service = await buildTestService({ plugins: { dirs: [processPlugins] }, operations: { groupDeadlineMs: { [GROUP]: 25_000 } } }, { builtinDir: builtinPluginDir });
     try {
       const answer = await send(service.url, `/v1/${GROUP}/trickle`, { body: {} });
       // Each byte was a read for the service's main thread (40 % of a core until the deadline, 10 s by default).
@@ -182,10 +182,10 @@ describe('a contained plugin that writes a frame on its channel a byte at a time
 });
 
 describe('a contained plugin whose process keeps ending', { timeout: 120_000 }, () => {
-  let service: TestService;
+  let service: InProcessService;
   const share = () => service.host.pluginProcesses.stats().get(GROUP)!;
   before(async () => {
-    service = await startTestService({ plugins: { dirs: [processPlugins] }, metrics: { enabled: true } }, { builtinDir: builtinPluginDir });
+    service = await buildTestService({ plugins: { dirs: [processPlugins] }, metrics: { enabled: true } }, { builtinDir: builtinPluginDir });
   });
   after(() => service.stop());
   const metric = async (name: string): Promise<string | undefined> =>
@@ -223,7 +223,7 @@ describe('a contained plugin whose process keeps ending', { timeout: 120_000 }, 
 
 describe('a contained plugin\'s process ended for being idle', { timeout: 60_000 }, () => {
   it('is handed no request between its end and its exit: a request then waits for a new process and is answered', async () => {
-    const service = await startTestService({ plugins: { dirs: [processPlugins] }, workers: { idleMs: 50 } }, { builtinDir: builtinPluginDir });
+    const service = await buildTestService({ plugins: { dirs: [processPlugins] }, workers: { idleMs: 50 } }, { builtinDir: builtinPluginDir });
     try {
       const echo = async (text: string): Promise<string> => answerText(await service.host.executor.run({ operation: `${GROUP}/echo`, body: { text } }));
       assert.equal(await echo('first'), '{"text":"first"}');
@@ -242,7 +242,7 @@ describe('a contained plugin\'s process ended for being idle', { timeout: 60_000
 describe('a plugin whose import ends its own process', { timeout: 60_000 }, () => {
   it('stops the start naming the plugin, and only the process loading it ends', async () => {
     const killers = path.join(fixtures, 'import-killers');
-    await assert.rejects(startTestService({ plugins: { dirs: [killers] } }), (error: Error) => {
+    await assert.rejects(buildTestService({ plugins: { dirs: [killers] } }), (error: Error) => {
       assert.equal(error.message, `Cannot load the plugin ${path.join(killers, 'dies-at-import', 'index.js')}:\n- its module stopped the process loading it: was ended by SIGKILL`);
       return true;
     });

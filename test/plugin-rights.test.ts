@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, it, type TestContext } from 'node:test';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
-import { fixtures, startTestService, type TestService } from './support/service.js';
+import { buildTestService, fixtures, type InProcessService } from './support/service.js';
 import { until } from './support/until.js';
 
 const processPlugins = path.join(fixtures, 'process-plugins');
@@ -39,20 +39,20 @@ function othersMayRead(file: string): boolean {
 }
 
 /** Starts a service with the rogue plugin, `plugins` merged into its section, stopped after the test. */
-async function rogueService(t: TestContext, plugins: Record<string, unknown> = {}, config: Record<string, unknown> = {}): Promise<TestService> {
-  const service = await startTestService({ ...config, plugins: { dirs: [processPlugins], ...plugins } }, { builtinDir: builtinPluginDir });
+async function rogueService(t: TestContext, plugins: Record<string, unknown> = {}, config: Record<string, unknown> = {}): Promise<InProcessService> {
+  const service = await buildTestService({ ...config, plugins: { dirs: [processPlugins], ...plugins } }, { builtinDir: builtinPluginDir });
   t.after(() => service.stop());
   return service;
 }
 
 /** The real user id of the plugin's one process, started by a request. */
-async function pluginUid(service: TestService): Promise<number> {
+async function pluginUid(service: InProcessService): Promise<number> {
   assert.deepEqual((await send(service.url, `/v1/${GROUP}/echo`, { body: { text: 'x' } })).json, { text: 'x' });
   const [pid] = service.host.pluginProcesses.stats().get(GROUP)!.pids;
   return Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 }
 
-const keptRoot = (service: TestService): string[] =>
+const keptRoot = (service: InProcessService): string[] =>
   service.logs
     .join('')
     .split('\n')
@@ -73,7 +73,7 @@ describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_00
     await copyFile(path.join(processPlugins, GROUP, 'index.js'), path.join(dir, 'plugins', GROUP, 'index.js'));
     await mkdir(path.join(dir, 'node_modules', '@toolshed'), { recursive: true });
     await symlink(path.join(repoRoot, 'plugin-sdk'), path.join(dir, 'node_modules', '@toolshed', 'plugin-sdk'), 'dir');
-    const service = await startTestService({ plugins: { dirs: [path.join(dir, 'plugins')] } }, { builtinDir: builtinPluginDir });
+    const service = await buildTestService({ plugins: { dirs: [path.join(dir, 'plugins')] } }, { builtinDir: builtinPluginDir });
     t.after(() => service.stop());
     const [line] = keptRoot(service).map((entry) => JSON.parse(entry) as Record<string, unknown>);
     assert.deepEqual([line?.plugin, line?.reason], [GROUP, `${dir} is not readable by other users`]);
