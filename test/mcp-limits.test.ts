@@ -4,25 +4,20 @@
 // test starts a service of its own (its own limit): they live apart from mcp-http.test.ts, whose
 // service shares the process's worker pool with them.
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { connectMcpClient as connect } from './support/mcp-client.js';
-import { buildTestService, type InProcessService } from './support/service.js';
+import { inProcessStarter, type InProcessService } from './support/service.js';
 
 const headers = { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': LATEST_PROTOCOL_VERSION };
 const call = (id: number | string, name: string, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 const textJson = (result: unknown): { error: { code: string; message: string; retryAfterSeconds?: number; details?: unknown } } =>
   JSON.parse(((result as CallToolResult).content[0] as { text: string }).text);
 
-const services: InProcessService[] = [];
-after(() => Promise.all(services.map((service) => service.stop())));
-async function start(config: Record<string, unknown>, builtins = false): Promise<InProcessService> {
-  const service = await buildTestService(config, builtins ? { builtinDir: builtinPluginDir } : {});
-  services.push(service);
-  return service;
-}
+const inProcess = inProcessStarter();
+const start = (config: Record<string, unknown>, builtins = false): Promise<InProcessService> => inProcess(config, builtins ? { builtinDir: builtinPluginDir } : {});
 
 describe('the rate limit at /mcp', () => {
   it('counts every request, and past the limit answers a tools/call with a tool error rate_limited carrying the seconds to wait', async () => {

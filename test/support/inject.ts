@@ -104,19 +104,17 @@ function asReceived(headers: OutgoingHttpHeaders): IncomingHttpHeaders {
  * openapi-fetch): a URL under an in-process base is answered as send() answers it, without a
  * socket; any other goes to fetch.
  */
-export async function fetchInProcess(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-  const url = new URL(input instanceof Request ? input.url : input);
+export async function fetchInProcess(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  // As fetch() reads its arguments: a Request, or a URL with its init (a string body gets its Content-Type).
+  const request = new Request(input, init);
+  const url = new URL(request.url);
   const listener = listenerOf(`${url.protocol}//${url.host}`);
-  if (listener === undefined) return fetch(input, init);
+  if (listener === undefined) return fetch(request);
   const headers: Record<string, string> = {};
-  new Headers(input instanceof Request ? input.headers : init.headers).forEach((value, name) => (headers[name] = value));
-  // The clients this serves send text (JSON-RPC messages, JSON bodies) or nothing.
-  if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') throw new TypeError('fetchInProcess sends string bodies only');
-  const body = input instanceof Request ? (input.body === null ? undefined : await input.text()) : (init.body ?? undefined);
-  const payload = body === undefined ? undefined : Buffer.from(body);
+  request.headers.forEach((value, name) => (headers[name] = value));
+  const payload = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
   if (payload !== undefined) headers['content-length'] = String(payload.length);
-  const method = input instanceof Request ? input.method : (init.method ?? 'GET');
-  const answer = await injectRequest(listener, { method, path: `${url.pathname}${url.search}`, headers, payload, chunked: false });
+  const answer = await injectRequest(listener, { method: request.method, path: `${url.pathname}${url.search}`, headers, payload, chunked: false });
   const received = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) for (const one of [value ?? []].flat()) received.append(name, one);
   // A Response of status 204 or 304 may not have a body, not even an empty one.
