@@ -83,7 +83,8 @@ const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? available
 
 /**
  * How long one batch may run before its test processes are ended and the run fails naming them: a
- * hang guard, not a speed target (the longest batch takes about 11 minutes on two quiet cores). A
+ * hang guard, not a speed target (the longest batch, the files side by side, took 4 to 5 minutes
+ * on two quiet cores in 2026-12, and 5 beside two busy loops). A
  * file that never ends would otherwise hold the run until whoever started it gives up, saying nothing.
  */
 const BATCH_GUARD_MS = Number(process.env.TEST_BATCH_GUARD_MS ?? 30 * 60_000);
