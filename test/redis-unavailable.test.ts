@@ -13,27 +13,24 @@ import { Redis } from 'ioredis';
 import { send, type Answer } from './support/http.js';
 import { offlineEnv, repoRoot } from './support/packages.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
-import { buildTestService, type InProcessService } from './support/service.js';
+import { inProcessStarter, type InProcessService } from './support/service.js';
 
 let redis: RedisServer;
 let scratch: string;
-const services: InProcessService[] = [];
+// Made before the `after` below, so that its services stop (its own `after`) before Redis does.
+const build = inProcessStarter();
 
 before(async () => {
   redis = await startRedisServer();
   scratch = await mkdtemp(path.join(tmpdir(), 'toolshed-redis-check-'));
 });
 after(async () => {
-  await Promise.all(services.map((service) => service.stop()));
   await redis?.stop();
   await rm(scratch, { recursive: true, force: true });
 });
 
-async function start(redisSection: Record<string, unknown>): Promise<InProcessService> {
-  const service = await buildTestService({ rateLimit: { anonymous: { max: 100 }, redis: { url: redis.url, ...redisSection } }, metrics: { enabled: true } });
-  services.push(service);
-  return service;
-}
+const start = (redisSection: Record<string, unknown>): Promise<InProcessService> =>
+  build({ rateLimit: { anonymous: { max: 100 }, redis: { url: redis.url, ...redisSection } }, metrics: { enabled: true } });
 
 const echo = (service: InProcessService, headers: Record<string, string> = {}): Promise<Answer> => send(service.url, '/v1/kernel-probe/echo', { body: { text: 'x' }, headers });
 const health = async (service: InProcessService): Promise<unknown> => (await send(service.url, '/healthz', { method: 'GET' })).json;
@@ -91,8 +88,7 @@ describe('rateLimit.redis.unavailable: local (the default)', () => {
   });
 
   it('leaves /healthz as it was without Redis', async () => {
-    const plain = await buildTestService();
-    services.push(plain);
+    const plain = await build();
     assert.deepEqual(await health(plain), { status: 'ok' });
   });
 });
