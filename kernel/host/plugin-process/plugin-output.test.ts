@@ -6,11 +6,14 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { relayOutput } from './plugin-output.js';
 
-/** Waits for what the relay does on the event loop's own time; a guard, not a timing. */
+/**
+ * Waits for what the relay does on the event loop's own turns (a stream's events come on later
+ * ticks), counting turns rather than time; setImmediate, so that it runs with the clock mocked.
+ */
 async function until(check: () => boolean): Promise<void> {
-  for (let tries = 0; !check(); tries++) {
-    assert.ok(tries < 10_000, 'never happened');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+  for (let turns = 0; !check(); turns++) {
+    assert.ok(turns < 1_000, 'never happened');
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
@@ -40,7 +43,10 @@ describe('relayOutput', () => {
     assert.equal(writes.length, 1);
   });
 
-  it('stops reading at the budget, says so, and reads again once its window is over', async () => {
+  it('stops reading at the budget, says so, and reads again once its window is over', async (t) => {
+    // The window's clock is mocked: on a busy machine a real 50 ms window could end between the
+    // two writes below, and the second would then open a window of its own under the budget.
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
     const { output, lines } = relay({ budgetBytes: 10, windowMs: 50 });
     output.write('12345\n');
     await until(() => lines().length === 1);
@@ -49,9 +55,13 @@ describe('relayOutput', () => {
     output.write('6789\nabcd');
     await until(() => lines().length === 4);
     assert.deepEqual(lines().slice(1, 3), ['[p] 6789', '[p] abcd']);
-    assert.match(lines()[3]!, /^\[p\] printed 10 bytes within 0.05 s: what it prints next waits until \d{4}-/);
+    assert.equal(lines()[3], '[p] printed 10 bytes within 0.05 s: what it prints next waits until 1970-01-01T00:00:00.050Z');
     assert.equal(output.isPaused(), true);
     output.write('later\n');
+    t.mock.timers.tick(49);
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(lines().length, 4, 'read before its window was over');
+    t.mock.timers.tick(1);
     await until(() => lines().length === 5);
     assert.equal(lines()[4], '[p] later');
   });
