@@ -157,7 +157,8 @@ describe('GET /metrics', () => {
   it('with a Redis store, says whether limits are shared and counts the falls back to memory', async () => {
     const redis = await startRedisServer();
     try {
-      const service = await start({ metrics: { enabled: true }, rateLimit: { redis: { url: redis.url } } });
+      // A generous command timeout: one reply late by the default 100 ms would count a fall back.
+      const service = await start({ metrics: { enabled: true }, rateLimit: { redis: { url: redis.url, commandTimeoutMs: 10_000 } } });
       let text = await scrape(service);
       assert.equal(value(text, 'toolshed_rate_limit_redis_up'), 1);
       assert.equal(value(text, 'toolshed_rate_limit_redis_fallbacks_total'), 0);

@@ -19,7 +19,7 @@ describe('several instances with Redis', () => {
   it('share one limit: 30 anonymous requests spread over both, the 31st refused by either', async () => {
     // A generous command timeout: counting, not timing, is the subject, and one command slower than
     // the default 100 ms on a busy machine would send an instance to its own memory.
-    const config = { rateLimit: { anonymous: { max: 30 }, redis: { url: redis.url, commandTimeoutMs: 1000 } } };
+    const config = { rateLimit: { anonymous: { max: 30 }, redis: { url: redis.url, commandTimeoutMs: 10_000 } } };
     for (let index = 0; index < 2; index++) services.push(await buildTestService(config));
     const [a, b] = services as [InProcessService, InProcessService];
     for (let index = 0; index < 30; index++) {

@@ -100,19 +100,22 @@ describe('Redis rate-limit store', () => {
   });
 
   it('namespaces its keys and lets them expire with the window', async () => {
-    const s = await store(redis.url, 500, GENEROUS_MS);
+    // Two seconds, not 500 ms: a stall of a busy machine between the hit and the PTTL read must not
+    // let the key expire.
+    const WINDOW_MS = 2000;
+    const s = await store(redis.url, WINDOW_MS, GENEROUS_MS);
     const raw = new Redis(redis.url);
     closers.push(() => raw.quit());
-    const first = await s.hit('key:ci', 1, 500);
+    const first = await s.hit('key:ci', 1, WINDOW_MS);
     assert.equal(first.admitted, true);
     const ttl = await raw.pttl('toolshed:rl:key:ci');
-    assert.ok(ttl > 0 && ttl <= 500, `PTTL ${ttl}`);
+    assert.ok(ttl > 0 && ttl <= WINDOW_MS, `PTTL ${ttl}`);
     // Sleeping past the reported end of the window: Redis's own clock decides, not this machine's.
     await sleep(first.resetMs + 100);
     assert.equal(await raw.exists('toolshed:rl:key:ci'), 0);
-    const next = await s.hit('key:ci', 1, 500);
+    const next = await s.hit('key:ci', 1, WINDOW_MS);
     assert.deepEqual([next.admitted, next.remaining], [true, 0], 'a new window');
-    assert.ok(next.resetMs > 0 && next.resetMs <= 500, `resetMs ${next.resetMs}`);
+    assert.ok(next.resetMs > 0 && next.resetMs <= WINDOW_MS, `resetMs ${next.resetMs}`);
   });
 
   it('answers through the middleware with the same headers as the memory limiter, shared by two apps', async () => {

@@ -29,8 +29,10 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
+// A generous command timeout unless a test sets its own: a killed Redis fails each command at once
+// (no offline queue), while one reply late by 100 ms (the default) on a busy machine would fall back.
 const start = (redisSection: Record<string, unknown>): Promise<InProcessService> =>
-  build({ rateLimit: { anonymous: { max: 100 }, redis: { url: redis.url, ...redisSection } }, metrics: { enabled: true } });
+  build({ rateLimit: { anonymous: { max: 100 }, redis: { url: redis.url, commandTimeoutMs: 10_000, ...redisSection } }, metrics: { enabled: true } });
 
 const echo = (service: InProcessService, headers: Record<string, string> = {}): Promise<Answer> => send(service.url, '/v1/kernel-probe/echo', { body: { text: 'x' }, headers });
 const health = async (service: InProcessService): Promise<unknown> => (await send(service.url, '/healthz', { method: 'GET' })).json;
