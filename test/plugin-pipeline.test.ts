@@ -75,7 +75,8 @@ describe('a contained plugin whose process is busy', { timeout: 120_000 }, () =>
   it('ends its process when the request it runs passes its deadline, and a new process runs those sent ahead behind it', async () => {
     const before = ran(await call('stamp', { label: 'before' }));
     const ends = share().ends.deadline ?? 0;
-    const { outcome: first } = await holding('first', 5000, { deadlineMs: 1000 });
+    // A deadline of 2 s: the three must be sent ahead before it passes, on a busy machine too.
+    const { outcome: first } = await holding('first', 5000, { deadlineMs: 2000 });
     const stamps = ['a', 'b', 'c'].map((label) => call('stamp', { label }));
     await until(() => share().running === 4, 'three requests sent ahead');
     assert.deepEqual(await first, { refused: { status: 504, code: 'operation_timeout' } });
@@ -96,7 +97,8 @@ describe('a contained plugin whose process is busy', { timeout: 120_000 }, () =>
   it('answers 502 only to the request its process ran when it exits; a new process runs those sent ahead behind it', async () => {
     settled = [];
     const exits = share().ends.exited ?? 0;
-    const ending = call('exit', { label: 'exit', ms: 1000 });
+    // It exits after 2 s: the two must be sent ahead before, on a busy machine too.
+    const ending = call('exit', { label: 'exit', ms: 2000 });
     await until(() => share().running === 1, 'the exit runs');
     const stamps = ['a', 'b'].map((label) => call('stamp', { label }));
     await until(() => share().running === 3, 'two requests sent ahead');
@@ -129,7 +131,8 @@ describe('a contained plugin whose process is busy', { timeout: 120_000 }, () =>
     const ends = { ...share().ends };
     // The process reads both requests while the first pauses, and the cancel while it blocks: read
     // only after the first ends, when the chain of runs would go straight on to the cancelled one.
-    const { outcome: first } = await holding('first', 1500, {}, 300);
+    // It blocks for 2.5 s, so the cancel sent 0.6 s after the two lands within it on a busy machine too.
+    const { outcome: first } = await holding('first', 2500, {}, 300);
     const leaving = new AbortController();
     const caller = { gone: () => leaving.signal, charge: () => Promise.resolve() };
     const gone = call('stamp', { label: 'gone' }, { caller });
@@ -144,6 +147,9 @@ describe('a contained plugin whose process is busy', { timeout: 120_000 }, () =>
   });
 
   it('never sends a large request ahead: it waits for the process to be free, and small ones arriving after it go by', async () => {
+    // One large request first, so that the pool's thread is started and its check loaded: cold, on a
+    // busy machine, the large request could reach the queue only after the hold below had ended.
+    ran(await call('stamp', { label: 'warm', pad: 'x'.repeat(2000) }));
     const { outcome: first } = await holding('first', 1500);
     // Over workers.offloadBytes (1 KiB here): a large request, checked on the pool, then sent alone.
     const large = call('stamp', { label: 'large', pad: 'x'.repeat(2000) });
