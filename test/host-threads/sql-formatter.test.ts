@@ -13,6 +13,9 @@ describe('sql-formatter: hostile input on the host\'s worker threads', () => {
   it('answers 1 MB of SQL with 200 or 422 input_too_complex, and serves other requests meanwhile', async () => {
     const big = 'SELECT a, b, c FROM t WHERE x = 1 AND y = 2;\n'.repeat(23_000); // 45 characters × 23,000 ≈ 1 MB
     assert.ok(big.length > 1_000_000);
+    // Both threads started and sql-formatter loaded in each first: cold, the small job's thread
+    // could still be starting on a busy machine when the big job's 2 s deadline ends it.
+    await Promise.all(['select 1', 'select 2'].map((sql) => invoke(sqlFormatter, 'format', formatBody(sql), { runInWorker })));
     const settled: string[] = [];
     let loopTurns = 0;
     const ticker = setInterval(() => loopTurns++, 1);
