@@ -11,7 +11,7 @@ import { checkFan, defaultProblems, fanProblem, UnboundedSchema } from './check-
 import { schemaKeywordProblems } from './schema-keywords.js';
 import { SDK_VERSION } from './version.js';
 import type { RunInWorker } from './worker-errors.js';
-import { recognitionProblems, type OperationIo, type Recognizer } from './recognizers.js';
+import { MAX_PLUGIN_RECOGNIZERS, recognitionProblems, type OperationIo, type Recognizer } from './recognizers.js';
 
 /** With `cost: 'superlinear'` and `offload: 'auto'`, bodies larger than this many bytes run on the pool. */
 export const SUPERLINEAR_OFFLOAD_BYTES = 512;
@@ -355,7 +355,24 @@ function manifestProblems(value: Record<string, unknown>, sdkVersion: string, op
   if (value.warm !== undefined && typeof value.warm !== 'function') problems.push('warm must be a function');
   const operations = value.operations;
   if (!isRecord(operations) || Object.keys(operations).length === 0) problems.push('operations must hold at least one operation');
-  else for (const [name, operation] of Object.entries(operations)) problems.push(...operationProblems(name, operation, value.errors, options));
+  else problems.push(...operationsProblems(operations, value.errors, options));
+  return problems;
+}
+
+/**
+ * Most operations one plugin may declare. Each tool page lists the operations an answer may be
+ * sent to, weighing every operation against every other; 3,000 operations in one plugin made the
+ * first page request hold the main thread 23 s and the pages 0.4 GB. The built-ins have at most 6.
+ */
+export const MAX_OPERATIONS = 64;
+
+function operationsProblems(operations: Record<string, unknown>, errors: unknown, options: PluginCheckOptions): string[] {
+  const entries = Object.entries(operations);
+  // Refused by its count alone: walking thousands of schemas first would cost the start as much.
+  if (entries.length > MAX_OPERATIONS) return [`operations: at most ${MAX_OPERATIONS} in one plugin (it declares ${entries.length})`];
+  const problems = entries.flatMap(([name, operation]) => operationProblems(name, operation, errors, options));
+  const recognizers = entries.reduce((sum, [, operation]) => sum + (isRecord(operation) && Array.isArray(operation.recognizers) ? operation.recognizers.length : 0), 0);
+  if (recognizers > MAX_PLUGIN_RECOGNIZERS) problems.push(`recognizers: at most ${MAX_PLUGIN_RECOGNIZERS} in one plugin, over all its operations (it declares ${recognizers})`);
   return problems;
 }
 

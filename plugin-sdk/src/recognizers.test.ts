@@ -107,3 +107,26 @@ describe('operation io and recognizers', () => {
     assert.ok(copy.recognizers[0]!.pattern.test('abc'));
   });
 });
+
+describe('a plugin\'s size', () => {
+  /** The problems of a plugin of `count` operations, each with `recognizers` recognizers. */
+  const problemsOf = (count: number, recognizers: number): string[] =>
+    checkPlugin({
+      kind: 'toolshed-plugin',
+      group: 'sample',
+      sdk: '^1.0.0',
+      operations: Object.fromEntries(Array.from({ length: count }, (_, index) => [`op-${index}`, { ...base, io: { input: 'text' }, recognizers: Array(recognizers).fill(good) }])),
+    });
+
+  it('is at most 64 operations: each tool page weighs every operation against every other', () => {
+    assert.deepEqual(problemsOf(64, 0), []);
+    assert.deepEqual(problemsOf(65, 0), ['operations: at most 64 in one plugin (it declares 65)']);
+    // Refused by the count alone, without walking 3,000 operations' schemas.
+    assert.deepEqual(problemsOf(3000, 16), ['operations: at most 64 in one plugin (it declares 3000)']);
+  });
+
+  it('is at most 64 recognizers over all its operations: identify tests each one for every request', () => {
+    assert.deepEqual(problemsOf(4, 16), []);
+    assert.deepEqual(problemsOf(5, 13), ['recognizers: at most 64 in one plugin, over all its operations (it declares 65)']);
+  });
+});

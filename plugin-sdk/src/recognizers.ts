@@ -62,6 +62,11 @@ export interface Recognizer {
 export const RECOGNIZER_SAMPLE_CHARS = 4096;
 /** Most recognizers one operation may declare. */
 export const MAX_RECOGNIZERS = 16;
+/**
+ * Most recognizers one plugin may declare over all its operations: identify tests each of them on
+ * the main thread for every request, so a plugin's share of that is bounded whatever its size.
+ */
+export const MAX_PLUGIN_RECOGNIZERS = 64;
 const MAX_PATTERN_LENGTH = 2000;
 const kebabCase = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
