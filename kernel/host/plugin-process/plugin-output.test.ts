@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { relayOutput } from './plugin-output.js';
+import { OutputBudget, relayOutput } from './plugin-output.js';
 
 /**
  * Waits for what the relay does on the event loop's own turns (a stream's events come on later
@@ -18,10 +18,10 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 /** A relay of a fresh stream, and what it wrote: each write, and the lines of them all. */
-function relay(options: { budgetBytes?: number; windowMs?: number } = {}) {
+function relay(budget?: OutputBudget) {
   const output = new PassThrough();
   const writes: string[] = [];
-  relayOutput(output, { label: 'p', write: (text) => writes.push(text), ...options });
+  relayOutput(output, { label: 'p', write: (text) => writes.push(text), ...(budget ? { budget } : {}) });
   return { output, writes, lines: () => writes.join('').split('\n').slice(0, -1) };
 }
 
@@ -47,7 +47,7 @@ describe('relayOutput', () => {
     // The window's clock is mocked: on a busy machine a real 50 ms window could end between the
     // two writes below, and the second would then open a window of its own under the budget.
     t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-    const { output, lines } = relay({ budgetBytes: 10, windowMs: 50 });
+    const { output, lines } = relay(new OutputBudget(10, 50));
     output.write('12345\n');
     await until(() => lines().length === 1);
     assert.equal(output.isPaused(), false);
@@ -64,5 +64,23 @@ describe('relayOutput', () => {
     t.mock.timers.tick(1);
     await until(() => lines().length === 5);
     assert.equal(lines()[4], '[p] later');
+  });
+
+  it('shares the budget between the processes of one plugin: one started when it is spent reads nothing until its window is over', async (t) => {
+    // A plugin that prints, then exits to be started again, got a fresh budget with each process.
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+    const budget = new OutputBudget(10, 50);
+    const first = relay(budget);
+    first.output.write('0123456789\n');
+    await until(() => first.lines().length === 2);
+    assert.match(first.lines()[1]!, /^\[p\] printed 10 bytes within 0.05 s/);
+    first.output.end();
+    const second = relay(budget);
+    second.output.write('hello\n');
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(second.lines(), [], 'read before the window was over');
+    t.mock.timers.tick(50);
+    await until(() => second.lines().length === 1);
+    assert.equal(second.lines()[0], '[p] hello');
   });
 });

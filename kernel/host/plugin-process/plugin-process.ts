@@ -12,7 +12,7 @@ import { readProcStat } from '../proc-stat.js';
 import { encodeFrame, FrameError, FrameReader, type Frame } from './frames.js';
 import type { Launch } from './launch.js';
 import { tooManyPieces } from '../pieces.js';
-import { relayOutput } from './plugin-output.js';
+import { type OutputBudget, relayOutput } from './plugin-output.js';
 import { MAX_HEADER_BYTES } from './protocol.js';
 
 /** Why a process ended. `exited` is its own doing (an exit, a crash, a signal from itself or another process). */
@@ -40,6 +40,8 @@ export interface ProcessOptions {
   readonly niceness: number;
   /** `plugin <group>`: each line it prints is labelled with this and its process id (plugin-output.ts). */
   readonly label: string;
+  /** What it may print, shared with the other processes of its plugin (plugin-output.ts); its own when left out. */
+  readonly output?: OutputBudget;
 }
 
 export class PluginProcess {
@@ -62,7 +64,7 @@ export class PluginProcess {
       detached: true,
       ...(launch.user === undefined ? {} : { uid: launch.user.uid, gid: launch.user.gid }),
     });
-    relayOutput(this.child.stderr!, { label: `${options.label} ${this.child.pid ?? 'unstarted'}` });
+    relayOutput(this.child.stderr!, { label: `${options.label} ${this.child.pid ?? 'unstarted'}`, ...(options.output ? { budget: options.output } : {}) });
     const reader = new FrameReader({ headerBytes: MAX_HEADER_BYTES, payloadBytes: options.maxPayloadBytes });
     // Reads and bytes since the last whole frame: a frame written a byte at a time cost the main
     // thread a read per byte until the deadline (40 % of a core for 10 s), and is ended instead.

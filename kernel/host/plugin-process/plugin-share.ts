@@ -24,6 +24,7 @@ import { QuietWatch } from './quiet-watch.js';
 import { describeEnd, pluginCrashed, PluginUnavailableError } from './refusals.js';
 import { failureOf, refusalOf } from './refusal-check.js';
 import { KEEPS_FAILING, RestartPause } from './restart-pause.js';
+import { OutputBudget } from './plugin-output.js';
 import type { Job, ShareOptions, ShareRunOptions, ShareStats, Slot } from './share-types.js';
 
 export type { ShareOptions, ShareRunOptions, ShareStats } from './share-types.js';
@@ -42,6 +43,8 @@ export class PluginShare {
   private nextId = 1;
   private closed = false;
   private readonly pause = new RestartPause();
+  /** What its processes may print together: a process started again does not start a budget of its own. */
+  private readonly output = new OutputBudget();
   private readonly counters = { completed: 0, timeouts: 0, refused: 0 };
   private readonly ends: Record<string, number> = {};
 
@@ -208,7 +211,7 @@ export class PluginShare {
     const { launch, niceness, maxAnswerBytes, config } = this.options;
     // Its events come later (a process's output and exit are asynchronous), once the slot exists.
     const made: { slot?: Slot } = {};
-    const process = new PluginProcess(launch, { maxPayloadBytes: maxAnswerBytes, niceness, label: `plugin ${this.options.group}` }, {
+    const process = new PluginProcess(launch, { maxPayloadBytes: maxAnswerBytes, niceness, label: `plugin ${this.options.group}`, output: this.output }, {
       frame: (frame) => this.heard(made.slot!, frame),
       ended: (cause) => this.ended(made.slot!, cause),
     });
