@@ -167,3 +167,54 @@ describe('what the operator may grant a contained plugin (plugins.grants.<group>
     assert.throws(() => readFileSync(`/proc/${pid}/stat`), { code: 'ENOENT' }, 'its process and its threads are gone');
   });
 });
+
+describe('links in a contained plugin\'s folder, which Node\'s permission model follows', { timeout: 120_000 }, () => {
+  /**
+   * The rogue plugin copied into a folder of its own (the SDK linked where npm would put it), with
+   * `links` made in its folder: the service started with it, or why it did not start.
+   */
+  async function startWith(t: TestContext, links: Record<string, string>): Promise<InProcessService | Error> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-links-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const folder = path.join(dir, 'plugins', GROUP);
+    await mkdir(folder, { recursive: true });
+    await copyFile(path.join(processPlugins, GROUP, 'index.js'), path.join(folder, 'index.js'));
+    await mkdir(path.join(dir, 'node_modules', '@toolshed'), { recursive: true });
+    await symlink(path.join(repoRoot, 'plugin-sdk'), path.join(dir, 'node_modules', '@toolshed', 'plugin-sdk'), 'dir');
+    for (const [link, target] of Object.entries(links)) {
+      await mkdir(path.dirname(path.join(folder, link)), { recursive: true });
+      await symlink(target, path.join(folder, link));
+    }
+    try {
+      const service = await buildTestService({ plugins: { dirs: [path.join(dir, 'plugins')] } }, { builtinDir: builtinPluginDir });
+      t.after(() => service.stop());
+      return service;
+    } catch (error) {
+      return error as Error;
+    }
+  }
+  const refusal = (link: string, target: string): string =>
+    `- its folder holds a link out of what its processes may read (${link} → ${target}): Node's permission model follows links`;
+
+  it('stop the start, naming the plugin and the link, when one leads out of it: to /proc, or to a file the service reads', async (t) => {
+    // Shipped by a red-team plugin: through them it read the service's configuration file and /proc/<service>/cmdline.
+    for (const [link, target] of [['proc', '/proc'], ['deep/config.yaml', '/etc/hostname']] as const) {
+      const outcome = await startWith(t, { [link]: target });
+      assert.ok(outcome instanceof Error, `started with ${link} → ${target}`);
+      assert.match(outcome.message, /^Cannot load the plugin .*\/plugins\/rogue\/index\.js:\n/);
+      assert.ok(outcome.message.endsWith(refusal(link, target)), outcome.message);
+    }
+  });
+
+  it('stop the start when one in its node_modules leads to a folder that is not a package: the root, whose whole tree it made readable', async (t) => {
+    const outcome = await startWith(t, { 'node_modules/rootfs': '/' });
+    assert.ok(outcome instanceof Error, 'started with node_modules/rootfs → /');
+    assert.ok(outcome.message.endsWith(refusal('node_modules/rootfs', '/')), outcome.message);
+  });
+
+  it('are followed when they stay within it or lead to a package its modules resolve (as npm link makes)', async (t) => {
+    const outcome = await startWith(t, { 'alias.js': './index.js', 'node_modules/sdk': path.join(repoRoot, 'plugin-sdk') });
+    assert.ok(!(outcome instanceof Error), String(outcome));
+    assert.deepEqual((await send(outcome.url, `/v1/${GROUP}/echo`, { body: { text: 'x' } })).json, { text: 'x' });
+  });
+});

@@ -6,7 +6,7 @@
  * (`plugins.user`). Node 20's model does not restrict the network at all; Node 26's does, unless
  * `--allow-net` is given (docs/writing-a-plugin.md, the containment table).
  */
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -140,13 +140,60 @@ function linkTargets(modules: string): string[] {
   return targets;
 }
 
+/**
+ * The real folder of a link to a package (a folder with a package.json): a link in node_modules
+ * to anything else (`/`, `/proc`) would make that whole tree readable, and is not a module.
+ */
 function realFolder(link: string): string[] {
   try {
     const real = realpathSync(link);
-    return isFolder(real) ? [real] : [];
+    return isFolder(real) && existsSync(path.join(real, 'package.json')) ? [real] : [];
   } catch {
     return []; // A dangling link: nothing to read there.
   }
+}
+
+/** Entries of a plugin's folder walked in search of links at most: past it the plugin is refused. */
+const MAX_WALKED_ENTRIES = 200_000;
+/** The link-out found in each plugin folder walked (undefined: none), so a restart does not walk it again. */
+const linksOut = new Map<string, string | undefined>();
+
+/**
+ * The first symbolic link under `root` that leads out of `readable`, said as `link → target`.
+ * Node's permission model follows links (its documentation says so), so a link a plugin ships
+ * (`./etc-link → /etc`) would read what the flags deny. A plugin's processes cannot write, so
+ * what a folder holds is walked once.
+ */
+function linkOutOf(root: string, readable: readonly string[]): string | undefined {
+  if (linksOut.has(root)) return linksOut.get(root);
+  const inside = (file: string): boolean => readable.some((allowed) => file === allowed || file.startsWith(allowed + path.sep));
+  const folders = [root];
+  let walked = 0;
+  let found: string | undefined;
+  for (let folder = folders.pop(); folder !== undefined && found === undefined; folder = folders.pop()) {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const where = path.join(folder, entry.name);
+      if (++walked > MAX_WALKED_ENTRIES) {
+        found = `more than ${MAX_WALKED_ENTRIES} files to look through for links`;
+        break;
+      }
+      if (entry.isDirectory()) folders.push(where);
+      else if (entry.isSymbolicLink()) {
+        let target: string;
+        try {
+          target = realpathSync(where);
+        } catch {
+          continue; // A dangling link reads nothing.
+        }
+        if (!inside(target)) {
+          found = `${path.relative(root, where)} → ${target}`;
+          break;
+        }
+      }
+    }
+  }
+  linksOut.set(root, found);
+  return found;
 }
 
 /**
@@ -170,8 +217,11 @@ function packageFiles(folder: string): string[] {
 export function readablePaths(specifier: string, grants: Grants): string[] {
   const root = pluginRoot(specifier);
   const runtime = path.dirname(childEntry);
-  const paths = [root, ...moduleFolders(root), ...packageFiles(root), runtime, ...moduleFolders(runtime), ...packageFiles(runtime), ...(grants.read ?? [])];
-  return [...new Set(paths)];
+  const paths = [...new Set([root, ...moduleFolders(root), ...packageFiles(root), runtime, ...moduleFolders(runtime), ...packageFiles(runtime)])];
+  // Links must stay within what the plugin reads of itself and its modules: the operator's grants are for the plugin's code to read, not for links it ships.
+  const out = linkOutOf(root, paths);
+  if (out !== undefined) throw new Error(`its folder holds a link out of what its processes may read (${out}): Node's permission model follows links`);
+  return [...new Set([...paths, ...(grants.read ?? [])])];
 }
 
 /** The Node flags of a plugin's process: the permission model with what it may do, and the heap cap. */
