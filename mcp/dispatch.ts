@@ -12,7 +12,7 @@ import { isToolshedError, UnprocessableError, workerRefusal, type RunInWorker } 
 import { answerText, logFailure, type Answer, type Caller, type Executor, type Logger, type OperationInfo } from '../kernel/host/index.js';
 import { describer, describeTool, DESCRIBE_TOOL } from './describe.js';
 import { INVALID_PARAMS, readMessage, type Message, type MessageUnit, type RequestId } from './message.js';
-import { callResult, errorResponse, resultResponse, toolError, type PictureResponse, type ToolErrorBody } from './results.js';
+import { callResult, errorResponse, heldToCap, resultResponse, toolError, type PictureResponse, type ToolErrorBody } from './results.js';
 import type { ImageField } from './image.js';
 import { nearestTool, type ToolCatalog } from './tools.js';
 
@@ -28,6 +28,8 @@ export interface McpOptions {
   readonly offloadBytes: number;
   /** `workers.requestBudgetMs`: the budget of each such job. */
   readonly requestBudgetMs: number;
+  /** `server.maxAnswerBytes`: the largest call result, the answer and its text together (mcp/results.ts heldToCap). */
+  readonly maxAnswerBytes: number;
   readonly unit: MessageUnit;
   /** Where a plugin bug (with its request id) and a picture left out are logged. */
   readonly logger: Logger;
@@ -91,7 +93,7 @@ const INTERNAL_ERROR: ToolErrorBody = { code: 'internal_error', message: 'An int
 
 /** The server over `options`: `handle` answers one message. */
 export function createMcpServer(options: McpOptions): (bytes: Buffer, scope: McpScope) => Promise<McpReply> {
-  const { executor, catalog, runInWorker, offloadBytes, requestBudgetMs, unit, logger } = options;
+  const { executor, catalog, runInWorker, offloadBytes, requestBudgetMs, maxAnswerBytes, unit, logger } = options;
   const listed = JSON.stringify({ tools: [...catalog.tools, describeTool] });
   const describe = describer(new Map<string, Tool>([...catalog.full, [DESCRIBE_TOOL, describeTool]]));
   const names = [...catalog.tools.map((tool) => tool.name), DESCRIBE_TOOL];
@@ -111,18 +113,18 @@ export function createMcpServer(options: McpOptions): (bytes: Buffer, scope: Mcp
   /** The response to a call whose operation answered `answer` with pictures, or a large one: built on the pool. */
   async function answeredOnPool(id: RequestId, pictures: readonly ImageField[], answer: Answer, operation: OperationInfo, scope: McpScope): Promise<McpReply> {
     const bytes = own(typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body);
-    if (pictures.length === 0) return { status: 200, body: await onPool<Uint8Array>(resultsModule, 'responseOnWorker', [id, bytes], bytes, true) };
+    if (pictures.length === 0) return { status: 200, body: await onPool<Uint8Array>(resultsModule, 'responseOnWorker', [id, bytes, maxAnswerBytes], bytes, true) };
     // The answer is small (an SVG): its text is kept here, so a failed drawing still answers.
     const text = answerText(answer);
     const leftOut = (reason: string): void => logger.warn({ requestId: scope.requestId, operation: operation.id, reason }, 'picture left out of a tool result');
     try {
-      const drawn = await onPool<PictureResponse>(resultsModule, 'pictureResponseOnWorker', [id, bytes, pictures], bytes, false);
+      const drawn = await onPool<PictureResponse>(resultsModule, 'pictureResponseOnWorker', [id, bytes, pictures, maxAnswerBytes], bytes, false);
       if (drawn.leftOut !== undefined) leftOut(drawn.leftOut);
       return { status: 200, body: drawn.response };
     } catch (error) {
       // The pool was busy or the job failed: the answer stands without its picture.
       leftOut(isToolshedError(error) ? error.code : error instanceof Error ? error.name : 'an error');
-      return reply(resultResponse(id, callResult(text)));
+      return reply(heldToCap(resultResponse(id, callResult(text)), maxAnswerBytes));
     }
   }
 
@@ -136,7 +138,7 @@ export function createMcpServer(options: McpOptions): (bytes: Buffer, scope: Mcp
       const answer = await executor.run('bytes' in args ? { operation, bytes: args.bytes, caller, requestId } : { operation, body: args.value, caller, requestId });
       const pictures = catalog.images.get(name);
       // Most answers: small and without a picture, built here at once.
-      if (pictures === undefined && answer.bytes <= offloadBytes) return reply(resultResponse(id, callResult(answerText(answer))));
+      if (pictures === undefined && answer.bytes <= offloadBytes) return reply(heldToCap(resultResponse(id, callResult(answerText(answer))), maxAnswerBytes));
       return await answeredOnPool(id, pictures ?? [], answer, operation, scope);
     } catch (error) {
       const refused = refusalBody(error);

@@ -25,6 +25,8 @@ export interface McpHttpOptions {
   readonly runInWorker: RunInWorker;
   readonly offloadBytes: number;
   readonly requestBudgetMs: number;
+  /** `server.maxAnswerBytes`. */
+  readonly maxAnswerBytes: number;
 }
 
 /** The route a request was matched to, as the HTTP door keeps it. */

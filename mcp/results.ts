@@ -5,6 +5,7 @@
  * worker pool (`responseOnWorker`, `pictureResponseOnWorker`): the answer's bytes move there and
  * the response's bytes move back.
  */
+import { answerTooLarge } from '../kernel/host/body.js';
 import type { RequestId } from './message.js';
 import { pngOfSvg, refusedSvg, type ImageField } from './image.js';
 
@@ -40,14 +41,26 @@ export function callResult(answer: string, images: readonly ImageBlock[] = []): 
   return `{"content":[{"type":"text","text":${JSON.stringify(answer)}}${pictures}],"structuredContent":${answer}}`;
 }
 
+/**
+ * `response`, a call's result, held to the answer cap (`server.maxAnswerBytes`): the result carries
+ * the answer twice, once escaped again as text, so it can be three times the answer the operation
+ * was held to (90 MB for an answer of 32 MB). Past the cap the call is refused as the API refuses
+ * an answer over it, 422 output_too_large.
+ */
+export function heldToCap(response: string, maxBytes: number): string {
+  const bytes = Buffer.byteLength(response);
+  if (bytes > maxBytes) throw answerTooLarge(bytes, maxBytes);
+  return response;
+}
+
 /** A whole buffer of its own, so the pool moves it instead of copying it. */
 const movable = (text: string): Uint8Array => Buffer.from(text);
 
 const textOf = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 
-/** The response to call `id` whose answer is `answer`'s bytes, built on a worker. */
-export function responseOnWorker(id: RequestId, answer: Uint8Array): Uint8Array {
-  return movable(resultResponse(id, callResult(textOf(answer))));
+/** The response to call `id` whose answer is `answer`'s bytes, built on a worker and held to `maxBytes`. */
+export function responseOnWorker(id: RequestId, answer: Uint8Array, maxBytes: number): Uint8Array {
+  return movable(heldToCap(resultResponse(id, callResult(textOf(answer))), maxBytes));
 }
 
 /** What a call with pictures comes to: its response, and why a picture was left out when one was. */
@@ -60,7 +73,7 @@ export interface PictureResponse {
  * The response to call `id` whose answer `answer` has the pictures `fields`, each as an image block
  * after the text. A picture that cannot be drawn is left out and said why; the answer stands.
  */
-export async function pictureResponseOnWorker(id: RequestId, answer: Uint8Array, fields: readonly ImageField[]): Promise<PictureResponse> {
+export async function pictureResponseOnWorker(id: RequestId, answer: Uint8Array, fields: readonly ImageField[], maxBytes: number): Promise<PictureResponse> {
   const text = textOf(answer);
   const value = JSON.parse(text) as Record<string, unknown>;
   const images: ImageBlock[] = [];
@@ -84,6 +97,11 @@ export async function pictureResponseOnWorker(id: RequestId, answer: Uint8Array,
       reasons.push(`${field}: ${error instanceof Error ? error.name : 'an error'} while drawing it`);
     }
   }
-  const response = movable(resultResponse(id, callResult(text, images)));
-  return reasons.length === 0 ? { response } : { response, leftOut: reasons.join('; ') };
+  let response = resultResponse(id, callResult(text, images));
+  // Pictures that would take the result past the cap are left out, as one that cannot be drawn is.
+  if (images.length > 0 && Buffer.byteLength(response) > maxBytes) {
+    reasons.push(`${fields.map(({ field }) => field).join(', ')}: the result with the pictures would pass server.maxAnswerBytes`);
+    response = resultResponse(id, callResult(text));
+  }
+  return { response: movable(heldToCap(response, maxBytes)), ...(reasons.length === 0 ? {} : { leftOut: reasons.join('; ') }) };
 }

@@ -32,6 +32,7 @@ export async function serveStdio(host: Host, stdin: Readable, stdout: Writable):
     runInWorker: host.runInWorker,
     offloadBytes: config.workers.offloadBytes,
     requestBudgetMs: config.workers.requestBudgetMs,
+    maxAnswerBytes: config.server.maxAnswerBytes,
     unit: 'line',
     logger,
   });

@@ -12,12 +12,12 @@ import { extensions } from './extensions.js';
 /** Every front door of the HTTP service, in the order they see a request. */
 export function frontDoors(kit: DoorKit): FrontDoor[] {
   const { host, bodies, document, version } = kit;
-  const { docs, workers } = host.config;
+  const { docs, workers, server } = host.config;
   const doors: FrontDoor[] = [];
   // The browser pages are public: they answer before authentication and the rate limit.
   if (docs.enabled && docs.toolPages) doors.push({ pages: toolPages(document, nearestOperation) });
   const pool = { runInWorker: host.runInWorker, offloadBytes: workers.offloadBytes, requestBudgetMs: workers.requestBudgetMs };
-  doors.push(mcpDoor({ executor: host.executor, bodies, logger: host.logger, version, ...pool }));
+  doors.push(mcpDoor({ executor: host.executor, bodies, logger: host.logger, version, maxAnswerBytes: server.maxAnswerBytes, ...pool }));
   return doors;
 }
 

@@ -7,6 +7,7 @@ import { ServerBusyError, WorkerJobError, type RunInWorker } from '@toolshed/plu
 import { createLogger, type Executor, type OperationInfo, type RunRequest } from '../kernel/host/index.js';
 import { createMcpServer, type McpScope } from '../mcp/dispatch.js';
 import { readOnWorker } from '../mcp/message.js';
+import { pictureResponseOnWorker, responseOnWorker } from '../mcp/results.js';
 import { buildToolCatalog } from '../mcp/tools.js';
 
 const echo = {
@@ -32,11 +33,11 @@ interface PoolCall {
 }
 
 /** A server over one echo operation whose runs `run` answers, and a pool that `pool` stands in for. */
-function server(run: (request: RunRequest) => Promise<unknown>, pool: (call: PoolCall, args: readonly unknown[]) => Promise<unknown>) {
+function server(run: (request: RunRequest) => Promise<unknown>, pool: (call: PoolCall, args: readonly unknown[]) => Promise<unknown>, maxAnswerBytes = 10_000) {
   const executor = { operations: () => [echo], find: () => echo, nearest: () => undefined, run } as unknown as Executor;
   const runInWorker: RunInWorker = async <Result>(module: URL, exportName: string, args: readonly unknown[], options: { bulk?: boolean; transfer?: readonly ArrayBuffer[] }) =>
     (await pool({ module: module.pathname.split('/').pop()!, exportName, bulk: options.bulk, moved: options.transfer?.[0]?.byteLength ?? 0 }, args)) as Result;
-  const handle = createMcpServer({ executor, catalog: buildToolCatalog([echo]), version: '1.0.0', runInWorker, offloadBytes: 200, requestBudgetMs: 500, unit: 'request', logger: createLogger('silent') });
+  const handle = createMcpServer({ executor, catalog: buildToolCatalog([echo]), version: '1.0.0', runInWorker, offloadBytes: 200, requestBudgetMs: 500, maxAnswerBytes, unit: 'request', logger: createLogger('silent') });
   const reads: string[] = [];
   const scope: McpScope = { onRead: () => reads.push('read') };
   const answer = (message: unknown) => handle(Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)), scope);
@@ -86,6 +87,42 @@ describe('a tools/call', () => {
   });
 });
 
+describe('a tools/call result, which carries its answer twice (as text, escaped again, and as structuredContent)', () => {
+  const toolErrorOf = (body: unknown) => JSON.parse((JSON.parse(body as string) as { result: { content: { text: string }[] } }).result.content[0]!.text) as unknown;
+  const tooLarge = (bytes: number, limit: number) => ({ error: { code: 'output_too_large', message: `The answer would be ${bytes} bytes; at most ${limit} are sent` } });
+
+  it('is held to server.maxAnswerBytes as a whole when built here: 124 bytes for {"text":"ok"}', async () => {
+    const ok = () => Promise.resolve(answerOf('{"text":"ok"}'));
+    assert.equal((await server(ok, notOnPool, 124)(call('ok'))).body, '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\\"text\\":\\"ok\\"}"}],"structuredContent":{"text":"ok"}}}');
+    assert.deepEqual(toolErrorOf((await server(ok, notOnPool, 123)(call('ok'))).body), tooLarge(124, 123));
+  });
+
+  it('is held to it on the pool too: an answer of 311 bytes of escaped backslashes makes a result of 1,020', async () => {
+    // Over offloadBytes (200): built on the pool, here run as a worker would run it.
+    const answer = `{"text":"${'\\\\'.repeat(150)}"}`;
+    assert.equal(Buffer.byteLength(answer), 311);
+    const onPool = (_call: PoolCall, args: readonly unknown[]) => Promise.resolve(responseOnWorker(...(args as [number, Uint8Array, number])));
+    const built = await server(() => Promise.resolve(answerOf(answer)), onPool, 1020)(call('x'));
+    assert.equal(Buffer.byteLength(built.body!), 1020);
+    assert.deepEqual(toolErrorOf((await server(() => Promise.resolve(answerOf(answer)), onPool, 1019)(call('x'))).body), tooLarge(1020, 1019));
+  });
+});
+
+describe('a tools/call result with a picture', () => {
+  // 300 bytes of Base64, passed on as an image block: the result holds them three times.
+  const answer = Buffer.from(JSON.stringify({ png: 'A'.repeat(300) }));
+  const fields = [{ field: 'png', form: 'base64' as const, mimeType: 'image/png' }];
+  const imagesOf = (response: Uint8Array) => (JSON.parse(Buffer.from(response).toString()) as { result: { content: { type: string }[] } }).result.content.filter((item) => item.type === 'image').length;
+
+  it('leaves the picture out, saying why, when with it the result would pass server.maxAnswerBytes', async () => {
+    assert.equal(imagesOf((await pictureResponseOnWorker(1, answer, fields, 10_000)).response), 1);
+    const held = await pictureResponseOnWorker(1, answer, fields, 800);
+    assert.deepEqual([imagesOf(held.response), held.leftOut], [0, 'png: the result with the pictures would pass server.maxAnswerBytes']);
+    assert.ok(held.response.byteLength <= 800, `${held.response.byteLength} bytes`);
+    await assert.rejects(pictureResponseOnWorker(1, answer, fields, 700), { status: 422, code: 'output_too_large' });
+  });
+});
+
 describe('the protocol answers no operation runs for', () => {
   const handle = server(() => Promise.reject(new Error('not run')), notOnPool);
   const error = async (message: unknown) => JSON.parse((await handle(message)).body as string) as { id: unknown; error: { code: number; message: string } };
@@ -114,7 +151,7 @@ describe('toolshed-describe', () => {
     const counted = { ...definition, toJSON: () => (written++, definition) };
     const full = new Map([...catalog.full, ['demo_echo', counted]]);
     const executor = { operations: () => [echo], find: () => echo, nearest: () => undefined, run: () => Promise.reject(new Error('not run')) } as unknown as Executor;
-    const handle = createMcpServer({ executor, catalog: { ...catalog, full }, version: '1.0.0', runInWorker: notOnPool, offloadBytes: 200, requestBudgetMs: 500, unit: 'request', logger: createLogger('silent') });
+    const handle = createMcpServer({ executor, catalog: { ...catalog, full }, version: '1.0.0', runInWorker: notOnPool, offloadBytes: 200, requestBudgetMs: 500, maxAnswerBytes: 10_000, unit: 'request', logger: createLogger('silent') });
     const ask = async (id: number) => {
       const reply = await handle(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'toolshed-describe', arguments: { name: 'demo_echo' } } })), {});
       return JSON.parse(reply.body as string) as { id: number; result: { content: [{ text: string }]; structuredContent: unknown } };

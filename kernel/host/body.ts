@@ -6,3 +6,4 @@
  */
 export { bufferOf, byteLengthOf, joinedBytes, type BodyBytes } from './body-bytes.js';
 export { BODY_LIMIT, EMPTY_BODY_MESSAGE, MAX_BODY_DEPTH, MAX_BODY_MEMBERS, parseJsonObject } from './json-body.js';
+export { answerTooLarge } from './answer.js';
