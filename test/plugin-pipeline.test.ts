@@ -146,6 +146,18 @@ describe('a contained plugin whose process is busy', { timeout: 120_000 }, () =>
     assert.deepEqual(share().ends, ends, 'no process was ended');
   });
 
+  it('checks the large answers of the requests sent ahead on the pool one at a time, its share of that work (one process)', async () => {
+    const before = share().answerChecks.run;
+    const { outcome: first } = await holding('first', 1500);
+    // Small bodies, sent ahead; answers of 2,000 characters, over workers.offloadBytes (1 KiB here),
+    // which the process writes one after another once the hold ends.
+    const larges = ['a', 'b', 'c', 'd'].map((label) => call('large', { label, bytes: 2000 }));
+    await until(() => share().running === 5, 'four requests sent ahead');
+    ran(await first);
+    assert.deepEqual((await Promise.all(larges)).map((outcome) => ran(outcome).label), ['a', 'b', 'c', 'd']);
+    assert.deepEqual([share().answerChecks.run - before, share().answerChecks.most], [4, 1]);
+  });
+
   it('never sends a large request ahead: it waits for the process to be free, and small ones arriving after it go by', async () => {
     // One large request first, so that the pool's thread is started and its check loaded: cold, on a
     // busy machine, the large request could reach the queue only after the hold below had ended.

@@ -169,11 +169,13 @@ export function createExecutor(options: ExecutorOptions): Executor {
       // A 422 of the plugin's own with a code its operation does not declare is its bug (500).
       throw isPluginRefusal(error) ? operation.refusal(error) : error;
     }
-    if (answer.byteLength > config.workers.offloadBytes) return answerOf(await checkOnPool('checkContainedAnswer', answer, registered, request), maxAnswerBytes);
+    // Checked on the pool within the plugin's share of such checks: a plugin that answers all its pipelined requests at once cannot fill the pool.
+    const checkOnItsShare = (): Promise<Uint8Array> => pluginProcesses.checkAnswer(operation.group, () => checkOnPool('checkContainedAnswer', answer, registered, request));
+    if (answer.byteLength > config.workers.offloadBytes) return answerOf(await checkOnItsShare(), maxAnswerBytes);
     const value = parseAnswer(answer, operation.id);
     if (operation.answerFits(value)) return answerOf(JSON.stringify(value), maxAnswerBytes);
     // What is wrong with it is told on the pool when it is not small (acceptHere), else here.
-    if (answer.byteLength > DESCRIBED_HERE_BYTES) return answerOf(await checkOnPool('checkContainedAnswer', answer, registered, request), maxAnswerBytes);
+    if (answer.byteLength > DESCRIBED_HERE_BYTES) return answerOf(await checkOnItsShare(), maxAnswerBytes);
     return answerOf(JSON.stringify(operation.answer(value)), maxAnswerBytes);
   }
 

@@ -91,6 +91,12 @@ export class PluginProcesses {
     return new Map([...this.shares].map(([group, share]) => [group, share.stats()]));
   }
 
+  /** Runs `check` (a check of one of `group`'s answers on the host's pool) within the group's share of such checks. */
+  checkAnswer<T>(group: string, check: () => Promise<T>): Promise<T> {
+    const share = this.shares.get(group);
+    return share === undefined ? check() : share.answerChecks.run(check);
+  }
+
   /** The share's sizing of `group`: processes, queue, caps (for log lines and /metrics). */
   sizing(group: string): { processes: number; maxQueue: number; rssMb: number } | undefined {
     return this.shares.get(group)?.options;

@@ -25,6 +25,7 @@ import { describeEnd, pluginCrashed, PluginUnavailableError } from './refusals.j
 import { failureOf, refusalOf } from './refusal-check.js';
 import { KEEPS_FAILING, RestartPause } from './restart-pause.js';
 import { OutputBudget } from './plugin-output.js';
+import { AnswerSlots } from './answer-slots.js';
 import type { Job, ShareOptions, ShareRunOptions, ShareStats, Slot } from './share-types.js';
 
 export type { ShareOptions, ShareRunOptions, ShareStats } from './share-types.js';
@@ -45,10 +46,13 @@ export class PluginShare {
   private readonly pause = new RestartPause();
   /** What its processes may print together: a process started again does not start a budget of its own. */
   private readonly output = new OutputBudget();
+  /** Its answers' checks on the host's pool: as many at once as it has processes (answer-slots.ts). */
+  readonly answerChecks: AnswerSlots;
   private readonly counters = { completed: 0, timeouts: 0, refused: 0 };
   private readonly ends: Record<string, number> = {};
 
   constructor(readonly options: ShareOptions) {
+    this.answerChecks = new AnswerSlots(options.processes);
     // Requests sent ahead count as waiting: the share admits processes + maxQueue requests, pipelined or not.
     this.gate = new JobGate(options.processes, options.maxQueue, options.processes * (options.pipeline - 1));
   }
@@ -98,6 +102,7 @@ export class PluginShare {
       ends: { ...this.ends },
       failures: this.pause.failures,
       paused: this.pause.leftMs(performance.now()) > 0,
+      answerChecks: { ...this.answerChecks.counts },
     };
   }
 

@@ -53,6 +53,8 @@ export interface ShareStats {
   readonly failures: number;
   /** True while the share waits before starting a process again. */
   readonly paused: boolean;
+  /** Its answers checked on the host's pool so far, and the most checked at once (at most its processes). */
+  readonly answerChecks: { readonly run: number; readonly most: number };
 }
 
 export interface Job {
