@@ -255,6 +255,19 @@ describe('a plugin whose import ends its own process', { timeout: 60_000 }, () =
   });
 });
 
+describe('a plugin whose import keeps Buffers past the resident-memory cap', { timeout: 60_000 }, () => {
+  it('stops the start naming the plugin: the process loading it is ended at the cap, not after its import', async () => {
+    // The fixture keeps 768 MiB and then waits 20 s before its manifest is out: unwatched, it loaded.
+    const hoarders = path.join(fixtures, 'import-hoarders');
+    await assert.rejects(buildTestService({ plugins: { dirs: [hoarders] } }), (error: Error) => {
+      const [first, second] = error.message.split('\n');
+      assert.equal(first, `Cannot load the plugin ${path.join(hoarders, 'hoards-at-import', 'index.js')}:`);
+      assert.match(second ?? '', /^- its module used \d+ MiB of memory while loading, over the cap of 512 MiB$/);
+      return true;
+    });
+  });
+});
+
 describe('a plugin that keeps writing on its channel once its manifest is out', () => {
   // Its import also keeps the loading process from exiting. Read until the probe's timeout, it
   // held the service's main thread 30 s (29.6 s of CPU); a guard of 20 s fails that, and a probe

@@ -14,13 +14,19 @@ import { checkPlugin } from '@toolshed/plugin-sdk/contract';
 import { asCheckable, type ManifestData } from './manifest-data.js';
 import type { Frame } from './plugin-process/frames.js';
 import { launchOf, type UserSetting } from './plugin-process/launch.js';
-import { PluginProcess, type EndCause } from './plugin-process/plugin-process.js';
+import { PluginProcess, WATCH_MS, type EndCause } from './plugin-process/plugin-process.js';
 import { describeEnd } from './plugin-process/refusals.js';
 
 /** How long a module may take to load; past it the start stops naming the plugin (a loop at import ends here). */
 export const PROBE_TIMEOUT_MS = 30_000;
 /** The probe's heap cap (a plugin process's default). */
 const PROBE_MEMORY_MB = 256;
+/**
+ * The probe's resident-memory cap (a plugin process's default, `plugins.workers.rssMb`), watched as
+ * a share's processes are: Buffers kept at import are outside the heap cap, and a red-team plugin's
+ * import held 1.6 GB for 4 s before the serving process it later started was ended at 512 MiB.
+ */
+export const PROBE_RSS_MB = 512;
 /** The largest manifest a probe may send. */
 const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
@@ -57,13 +63,19 @@ function firstFrame(specifier: string, user: UserSetting): Promise<Frame> {
       },
       ended: (cause: EndCause) => {
         clearTimeout(timer);
+        clearInterval(watch);
         if (answer !== undefined) return resolve(answer);
         if (cause.kind === 'start-timeout') return reject(new ProbeRefusal([`its module did not finish loading within ${PROBE_TIMEOUT_MS / 1000} s`]));
+        if (cause.kind === 'memory') return reject(new ProbeRefusal([`its module used ${Math.ceil(cause.rssMb)} MiB of memory while loading, over the cap of ${cause.capMb} MiB`]));
         if (cause.kind === 'exited' && cause.startError !== undefined) return reject(new ProbeRefusal([describeEnd(cause)]));
         reject(new ProbeRefusal([`its module stopped the process loading it: ${describeEnd(cause).replace(/^its process /, '')}`]));
       },
     });
     const timer = setTimeout(() => probe.end({ kind: 'start-timeout' }), PROBE_TIMEOUT_MS);
+    const watch = setInterval(() => {
+      const rssMb = probe.residentMb();
+      if (rssMb !== undefined && rssMb > PROBE_RSS_MB) probe.end({ kind: 'memory', rssMb, capMb: PROBE_RSS_MB });
+    }, WATCH_MS);
   });
 }
 

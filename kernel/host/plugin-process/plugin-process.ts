@@ -27,6 +27,9 @@ export type EndCause =
   | { readonly kind: 'idle' }
   | { readonly kind: 'closing' };
 
+/** How often each plugin process's resident memory (and an idle one's CPU time) is read. */
+export const WATCH_MS = 100;
+
 /** What the owner of a process hears from it. */
 export interface ProcessEvents {
   frame(frame: Frame): void;

@@ -9,10 +9,8 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { launchOf, type Grants } from './launch.js';
+import { WATCH_MS } from './plugin-process.js';
 import { PluginShare, type ShareRunOptions, type ShareStats } from './plugin-share.js';
-
-/** How often each plugin process's resident memory (and an idle one's CPU time) is read. */
-export const WATCH_MS = 100;
 
 /** The size of a group's share: `plugins.limits.<group>`, each key left out taken from `plugins.workers`. */
 export function shareOf(config: Config, group: string): { processes: number; pipeline: number; maxQueue: number; memoryMb: number; rssMb: number } {
