@@ -17,6 +17,11 @@ async function until(check: () => boolean): Promise<void> {
   }
 }
 
+/** Lets `count` turns of the event loop go by: time enough for the relay to read what it may. */
+async function turns(count: number): Promise<void> {
+  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** A relay of a fresh stream, and what it wrote: each write, and the lines of them all. */
 function relay(budget?: OutputBudget) {
   const output = new PassThrough();
@@ -59,7 +64,7 @@ describe('relayOutput', () => {
     assert.equal(output.isPaused(), true);
     output.write('later\n');
     t.mock.timers.tick(49);
-    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await turns(20);
     assert.equal(lines().length, 4, 'read before its window was over');
     t.mock.timers.tick(1);
     await until(() => lines().length === 5);
@@ -77,7 +82,7 @@ describe('relayOutput', () => {
     first.output.end();
     const second = relay(budget);
     second.output.write('hello\n');
-    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await turns(20);
     assert.deepEqual(second.lines(), [], 'read before the window was over');
     t.mock.timers.tick(50);
     await until(() => second.lines().length === 1);

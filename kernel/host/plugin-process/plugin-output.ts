@@ -4,9 +4,9 @@
  * plugin and its process id, and within a budget: {@link OUTPUT_BYTES_PER_MINUTE} a minute for all
  * the processes of one plugin (an {@link OutputBudget} its share holds: a process that prints, then
  * exits to be started again, starts with what is left). Past the budget the service stops reading
- * the plugin's output until the minute is over: what the plugin prints meanwhile waits in its own process (its writes to a pipe are
- * queued there, counted against its own memory caps), and the main thread reads no more than the
- * budget a minute, however fast the plugin prints. Before, the plugin wrote to the service's
+ * the plugin's output until the minute is over: what the plugin prints meanwhile waits in its own
+ * process (its writes to a pipe are queued there, counted against its own memory caps), and the
+ * main thread reads no more than the budget a minute, however fast the plugin prints. Before, the plugin wrote to the service's
  * stderr itself: unlabelled, and as much as it liked.
  */
 import type { Readable } from 'node:stream';
