@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { getPriority, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -78,6 +78,32 @@ describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_00
     const [line] = keptRoot(service).map((entry) => JSON.parse(entry) as Record<string, unknown>);
     assert.deepEqual([line?.plugin, line?.reason], [GROUP, `${dir} is not readable by other users`]);
     assert.equal(await pluginUid(service), 0);
+  });
+
+  it('auto refuses a plugin whose own folder is private rather than run it as root, naming the folder and the two ways out', { skip: !asRoot && NOT_ROOT }, async (t) => {
+    // Its modes are its author's: a red-team plugin shipped its folder as 700, ran as root, and killed the service.
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-own-private-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    await chmod(dir, 0o755);
+    const folder = path.join(dir, 'plugins', GROUP);
+    await mkdir(folder, { recursive: true });
+    await copyFile(path.join(processPlugins, GROUP, 'index.js'), path.join(folder, 'index.js'));
+    await mkdir(path.join(dir, 'node_modules', '@toolshed'), { recursive: true });
+    await symlink(path.join(repoRoot, 'plugin-sdk'), path.join(dir, 'node_modules', '@toolshed', 'plugin-sdk'), 'dir');
+    await chmod(folder, 0o700);
+    await assert.rejects(buildTestService({ plugins: { dirs: [path.join(dir, 'plugins')] } }, { builtinDir: builtinPluginDir }), (error: Error) => {
+      assert.equal(
+        error.message,
+        `Cannot load the plugin ${path.join(folder, 'index.js')}:\n- ${folder} is not readable by other users, so plugins.user auto cannot run it as nobody, and does not run a plugin's own private files as root: ` +
+          `make them readable (chmod -R o+rX ${folder}) or set plugins.user to service`,
+      );
+      return true;
+    });
+    // Opened, the same folder runs: as nobody, or as root where a folder above this checkout is private (a CI clone in mktemp -d).
+    await chmod(folder, 0o755);
+    const service = await buildTestService({ plugins: { dirs: [path.join(dir, 'plugins')] } }, { builtinDir: builtinPluginDir });
+    t.after(() => service.stop());
+    assert.equal(await pluginUid(service), keptRoot(service).length > 0 ? 0 : 65534);
   });
 
   it('auto keeps the service\'s user when Node itself is in a private folder, which no other user could start', { skip: !asRoot && NOT_ROOT }, async (t) => {

@@ -71,15 +71,24 @@ function hiddenBy(file: string): string | undefined {
  * The user for a plugin's processes. `service`: the service's own. A uid and gid: those (the
  * service must run as root; config.ts checks it). `auto`: nobody when the service runs as root and
  * everything the process must read is readable by others; otherwise the service's own user, with
- * the reason (a private folder above the service or the plugin).
+ * the reason (a private folder above the service or the plugin). Not when what is private is the
+ * plugin's own folder (`own`) or in it: its modes are its author's (a tarball carries them), and a
+ * red-team plugin shipped its folder as 700 to run as root and kill the service. That throws.
  */
-export function chooseUser(setting: UserSetting, readable: readonly string[]): UserChoice {
+export function chooseUser(setting: UserSetting, readable: readonly string[], own?: string): UserChoice {
   if (setting === 'service') return {};
   if (setting !== 'auto') return { user: setting };
   if (process.getuid?.() !== 0) return {};
   for (const file of readable) {
     const hidden = hiddenBy(file);
-    if (hidden !== undefined) return { kept: `${hidden} is not readable by other users` };
+    if (hidden === undefined) continue;
+    if (own !== undefined && (hidden === own || hidden.startsWith(own + path.sep))) {
+      throw new Error(
+        `${hidden} is not readable by other users, so plugins.user auto cannot run it as nobody, and does not run a plugin's own private files as root: ` +
+          `make them readable (chmod -R o+rX ${own}) or set plugins.user to service`,
+      );
+    }
+    return { kept: `${hidden} is not readable by other users` };
   }
   return { user: NOBODY };
 }
@@ -252,7 +261,7 @@ export interface LaunchOptions {
 export function launchOf(mode: 'probe' | 'serve', specifier: string, options: LaunchOptions): Launch & { readonly kept?: string } {
   const readable = readablePaths(specifier, options.grants);
   // Node itself too: installed in a private folder (a home's nvm, a mkdtemp), no other user can start it.
-  const { user, kept } = chooseUser(options.user, [process.execPath, ...readable]);
+  const { user, kept } = chooseUser(options.user, [process.execPath, ...readable], pluginRoot(specifier));
   const args = [...nodeFlags(readable, options.grants, options.heapMb), childEntry, mode, specifier];
   return { command: process.execPath, args, env: options.env, cwd: pluginRoot(specifier), ...(user === undefined ? {} : { user }), ...(kept === undefined ? {} : { kept }) };
 }
