@@ -68,7 +68,9 @@ describe('toolshed plugin check', () => {
   });
 
   it('exits 1 with the kernel\'s own reason when the plugin cannot be loaded, and the command that fixes it', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-check-'));
+    // A folder of its own under the private mkdtemp one: a plugin's own folder must be open to others (plugins.user auto).
+    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-check-')), 'unbuilt');
+    await mkdir(dir);
     await writeFile(path.join(dir, 'index.js'), "export { default } from './dist/index.js';\n");
     const outcome = await toolshedInProcess(['plugin', 'check', dir]);
     assert.equal(outcome.code, 1);
