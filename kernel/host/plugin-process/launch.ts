@@ -9,6 +9,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fg from '../vendor/fast-glob.js';
 
 /** What the operator allows a group beyond the default (`plugins.grants.<group>`). */
 export interface Grants {
@@ -162,7 +163,7 @@ function realFolder(link: string): string[] {
   }
 }
 
-/** Entries of a plugin's folder walked in search of links at most: past it the plugin is refused. */
+/** Entries of a plugin's folder looked through for links at most: past it the plugin is refused. */
 const MAX_WALKED_ENTRIES = 200_000;
 /** The link-out found in each plugin folder walked (undefined: none), so a restart does not walk it again. */
 const linksOut = new Map<string, string | undefined>();
@@ -176,30 +177,18 @@ const linksOut = new Map<string, string | undefined>();
 function linkOutOf(root: string, readable: readonly string[]): string | undefined {
   if (linksOut.has(root)) return linksOut.get(root);
   const inside = (file: string): boolean => readable.some((allowed) => file === allowed || file.startsWith(allowed + path.sep));
-  const folders = [root];
-  let walked = 0;
-  let found: string | undefined;
-  for (let folder = folders.pop(); folder !== undefined && found === undefined; folder = folders.pop()) {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const where = path.join(folder, entry.name);
-      if (++walked > MAX_WALKED_ENTRIES) {
-        found = `more than ${MAX_WALKED_ENTRIES} files to look through for links`;
-        break;
-      }
-      if (entry.isDirectory()) folders.push(where);
-      else if (entry.isSymbolicLink()) {
-        let target: string;
-        try {
-          target = realpathSync(where);
-        } catch {
-          continue; // A dangling link reads nothing.
-        }
-        if (!inside(target)) {
-          found = `${path.relative(root, where)} → ${target}`;
-          break;
-        }
-      }
+  const entries = fg.sync('**', { cwd: root, onlyFiles: false, followSymbolicLinks: false, dot: true, objectMode: true });
+  let found = entries.length > MAX_WALKED_ENTRIES ? `more than ${MAX_WALKED_ENTRIES} files to look through for links` : undefined;
+  for (const entry of entries) {
+    if (found !== undefined) break;
+    if (!entry.dirent.isSymbolicLink()) continue;
+    let target: string;
+    try {
+      target = realpathSync(path.join(root, entry.path));
+    } catch {
+      continue; // A dangling link reads nothing.
     }
+    if (!inside(target)) found = `${entry.path} → ${target}`;
   }
   linksOut.set(root, found);
   return found;
