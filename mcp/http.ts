@@ -9,7 +9,7 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { RunInWorker } from '@toolshed/plugin-sdk';
 import type { Executor, Logger, OperationInfo } from '../kernel/host/index.js';
-import { JSON_TYPE, type HttpBodies, type KernelContext } from '../kernel/http/index.js';
+import type { HttpBodies, KernelContext } from '../kernel/http/index.js';
 import { createMcpServer, type McpScope } from './dispatch.js';
 import { INVALID_REQUEST } from './message.js';
 import { errorResponse } from './results.js';
@@ -69,9 +69,7 @@ export function createMcpHttp(options: McpHttpOptions): (ctx: KernelContext) => 
   return async function respondMcp(ctx) {
     const version = ctx.req.headers['mcp-protocol-version'];
     if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version as string)) {
-      ctx.status = 400;
-      ctx.res.setHeader('Content-Type', JSON_TYPE);
-      ctx.body = errorResponse(null, INVALID_REQUEST, `Unsupported MCP-Protocol-Version; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
+      bodies.send(ctx, errorResponse(null, INVALID_REQUEST, `Unsupported MCP-Protocol-Version; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`), undefined, 400);
       return;
     }
     const overLimit = ctx.state.overLimit;
@@ -81,6 +79,6 @@ export function createMcpHttp(options: McpHttpOptions): (ctx: KernelContext) => 
     const bytes = await bodies.read(ctx);
     const reply = await handle(bytes, new HttpScope(ctx, bytes.byteLength, overLimit));
     ctx.status = reply.status;
-    if (reply.body !== undefined) bodies.send(ctx, reply.body);
+    if (reply.body !== undefined) bodies.send(ctx, reply.body, undefined, reply.status);
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { listedHeader } from './answer.js';
 
 interface ParserError extends Error {
   code?: string;
@@ -46,8 +47,8 @@ export function answerClientError(error: ParserError, socket: Socket): void {
   const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
   const headers: Record<string, string> = {};
   for (const name of RATE_LIMIT_HEADERS) {
-    const value = pending?.getHeader(name);
-    if (typeof value === 'string') headers[name] = value;
+    const value = pending === undefined ? undefined : listedHeader(pending, name);
+    if (value !== undefined) headers[name] = value;
   }
   socket.end(clientErrorResponse(error.code, headers));
 }

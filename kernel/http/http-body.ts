@@ -12,6 +12,7 @@ import { readJsonBody, readJsonBytes } from './middleware/body.js';
 import { HttpError } from './http-error.js';
 import { clientKey } from './rate-limit/client-key.js';
 import { ReadingBudget } from './reading-budget.js';
+import { answerJson } from './answer.js';
 import { JSON_TYPE, type KernelContext } from './types.js';
 
 export interface HttpBodies {
@@ -28,10 +29,11 @@ export interface HttpBodies {
   /** The bytes as a JSON object, by the API's rules (UTF-8, at most 64 levels deep, a position for a syntax error): 400 `invalid_json`. */
   parse(bytes: Uint8Array): unknown;
   /**
-   * Sets the JSON answer (a string, UTF-8 bytes, or an answer's parts, written in turn), taking its
+   * Sets the JSON answer (a string, UTF-8 bytes, or an answer's parts, written in turn) with its
+   * status (200 unless given), taking its
    * bytes from the answer budget and the client address's share until the response closes.
    */
-  send(ctx: KernelContext, body: string | Uint8Array | readonly Uint8Array[], bytes?: number): void;
+  send(ctx: KernelContext, body: string | Uint8Array | readonly Uint8Array[], bytes?: number, status?: number): void;
 }
 
 export function httpBodies(host: Pick<Host, 'answers' | 'bodyLimit' | 'config'>): HttpBodies {
@@ -46,7 +48,7 @@ export function httpBodies(host: Pick<Host, 'answers' | 'bodyLimit' | 'config'>)
     readChunks: (ctx) => readJsonBody(ctx.req, bodyLimit, reading, clientKey(ctx.ip)),
     free: (ctx, size) => reading.give(clientKey(ctx.ip), size),
     parse: parseJsonObject,
-    send(ctx, given, bytes) {
+    send(ctx, given, bytes, status = 200) {
       // A long string goes out as its bytes, encoded once (see LONG_ANSWER_CHARS).
       const body = typeof given === 'string' && given.length >= LONG_ANSWER_CHARS ? Buffer.from(given) : given;
       const size = bytes ?? (typeof body === 'string' ? Buffer.byteLength(body) : byteLengthOf(body));
@@ -55,11 +57,12 @@ export function httpBodies(host: Pick<Host, 'answers' | 'bodyLimit' | 'config'>)
       if (passed === 'share') throw answerShareSpent(sending.share);
       if (passed === 'total') throw new HttpError(503, 'server_busy', 'The service is sending too much data at once; retry shortly', { 'Retry-After': '1' });
       ctx.res.once('close', () => sending.give(client, size));
-      ctx.res.setHeader('Content-Type', JSON_TYPE);
       if (isParts(body)) {
+        ctx.status = status;
+        ctx.res.setHeader('Content-Type', JSON_TYPE);
         ctx.body = Readable.from(body.map(bufferOf), { objectMode: false });
         ctx.length = size;
-      } else ctx.body = typeof body === 'string' ? body : bufferOf(body);
+      } else answerJson(ctx, typeof body === 'string' ? body : bufferOf(body), status, size);
     },
   };
 }

@@ -20,6 +20,11 @@ export interface Route {
 
 export interface KernelState {
   requestId: string;
+  /** The headers the door adds to the answer, as `[name, value, …]`: set up by the outermost middleware (kernel/http/answer.ts). */
+  headers: string[];
+  /** A small JSON answer and its size in bytes, written with the headers in one call (kernel/http/answer.ts). */
+  answer?: string | Buffer;
+  answerBytes?: number | undefined;
   /** The configured name of the request's API key; undefined for anonymous requests. */
   apiKey?: string;
   route?: Route;

@@ -28,7 +28,7 @@ const MAX_CACHED = 64;
  * so only strings of 342–1,023 code units are counted: hash's five digests (under 1 KiB) went
  * through koa-compress's look-ups only to be sent as they were.
  */
-function small(body: unknown): boolean {
+export function small(body: unknown): boolean {
   if (typeof body === 'string') {
     if (body.length * 3 < COMPRESS_THRESHOLD_BYTES) return true;
     return body.length < COMPRESS_THRESHOLD_BYTES && Buffer.byteLength(body) < COMPRESS_THRESHOLD_BYTES;

@@ -6,6 +6,7 @@
  * Allow-Origin, so their browsers keep the answer from the page. Preflights allow `Authorization`:
  * a browser-based client of a private deployment (an internal page, an MCP client) sends its key.
  */
+import { setListedHeader } from '../answer.js';
 import type { KernelContext, KernelMiddleware } from '../types.js';
 
 /** Request headers a browser may send: the body's type, the key, and MCP's own over /mcp. */
@@ -18,8 +19,7 @@ export function corsPreflight(origins: readonly string[] = ['*']): KernelMiddlew
   function settleOrigin(ctx: KernelContext): void {
     ctx.vary('Origin');
     const origin = ctx.req.headers.origin;
-    if (origin !== undefined && allowed.has(origin)) ctx.res.setHeader('Access-Control-Allow-Origin', origin);
-    else ctx.res.removeHeader('Access-Control-Allow-Origin');
+    setListedHeader(ctx, 'Access-Control-Allow-Origin', origin !== undefined && allowed.has(origin) ? origin : undefined);
   }
   return function answerPreflight(ctx, next) {
     if (!anyOrigin) settleOrigin(ctx);

@@ -6,7 +6,8 @@
 import { byteLengthOf, type Executor } from '../../host/index.js';
 import { HttpError } from '../http-error.js';
 import type { HttpBodies } from '../http-body.js';
-import { JSON_TYPE, type KernelMiddleware } from '../types.js';
+import { answerJson } from '../answer.js';
+import type { KernelMiddleware } from '../types.js';
 
 export function dispatch(executor: Executor, bodies: HttpBodies, notFoundMessage: (path: string) => string): KernelMiddleware {
   return async function answerRoute(ctx, next) {
@@ -18,8 +19,7 @@ export function dispatch(executor: Executor, bodies: HttpBodies, notFoundMessage
       throw new HttpError(405, 'method_not_allowed', `This path accepts ${allow} only`, { Allow: allow });
     }
     if (route.json !== undefined) {
-      ctx.res.setHeader('Content-Type', JSON_TYPE);
-      ctx.body = route.json;
+      answerJson(ctx, route.json);
       return;
     }
     if (route.respond !== undefined) {

@@ -5,17 +5,16 @@
  * `Connection: close`, so keep-alive clients and proxies open their next request elsewhere instead
  * of sending it down a connection about to close. Everything else is answered as usual.
  */
-import { JSON_TYPE, type KernelMiddleware } from '../types.js';
+import { answerJson } from '../answer.js';
+import type { KernelMiddleware } from '../types.js';
 
 const drainingAnswer = JSON.stringify({ status: 'draining' });
 
 export function drainSignal(draining: () => boolean): KernelMiddleware {
   return async function drain(ctx, next) {
     if (draining() && ctx.path === '/healthz' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
-      ctx.status = 503;
       ctx.set('Connection', 'close');
-      ctx.res.setHeader('Content-Type', JSON_TYPE);
-      ctx.body = drainingAnswer;
+      answerJson(ctx, drainingAnswer, 503);
       return;
     }
     try {

@@ -1,28 +1,27 @@
 /**
- * The outermost middleware: sets the headers every answer carries, translates every error into the
- * contract's JSON error body, and writes the one access-log line of the request.
+ * The outermost middleware: starts the list of headers every answer carries, translates every error
+ * into the contract's JSON error body, writes the answer (kernel/http/answer.ts) and the one
+ * access-log line of the request.
  */
 import { isToolshedError } from '@toolshed/plugin-sdk';
 import { accessLogger } from '../access-log.js';
 import { errorObject, logFailure, type Logger } from '../../host/index.js';
 import { lingerBeforeClose } from '../linger.js';
-import { JSON_TYPE, type KernelContext, type KernelMiddleware } from '../types.js';
-
-const exposedHeaders = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id';
+import { answerJson, startHeaders, writeAnswer } from '../answer.js';
+import type { KernelContext, KernelMiddleware } from '../types.js';
 
 function translate(ctx: KernelContext, error: unknown, logger: Logger): void {
   if (isToolshedError(error)) {
-    ctx.status = error.status;
     const headers = (error as { headers?: unknown }).headers;
     if (typeof headers === 'object' && headers !== null) ctx.set(headers as Record<string, string>);
-    ctx.body = JSON.stringify({ error: errorObject(error) });
+    answerJson(ctx, JSON.stringify({ error: errorObject(error) }), error.status);
   } else {
-    ctx.status = 500;
-    ctx.body = JSON.stringify({ error: { code: 'internal_error', message: 'An internal error occurred; the request id identifies it in the log' } });
+    answerJson(ctx, internalError, 500);
     logFailure(logger, ctx.state.requestId, ctx.state.route?.operation?.id, error);
   }
-  ctx.res.setHeader('Content-Type', JSON_TYPE);
 }
+
+const internalError = JSON.stringify({ error: { code: 'internal_error', message: 'An internal error occurred; the request id identifies it in the log' } });
 
 /** Paths are logged up to this many characters. */
 const MAX_LOGGED_PATH = 200;
@@ -51,11 +50,7 @@ export function errors(logger: Logger): KernelMiddleware {
     const started = performance.now();
     // Read now: once the socket is closed (a request cut at server.shutdownTimeoutMs) it has no address.
     const ip = ctx.ip;
-    const res = ctx.res;
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', exposedHeaders);
+    startHeaders(ctx);
     try {
       await next();
     } catch (error) {
@@ -70,6 +65,7 @@ export function errors(logger: Logger): KernelMiddleware {
       ctx.set('Connection', 'close');
       lingerBeforeClose(ctx.req);
     }
+    writeAnswer(ctx);
     const operation = ctx.state.route?.operation?.id;
     writeAccessLine({
       requestId: ctx.state.requestId,

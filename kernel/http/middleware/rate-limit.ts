@@ -6,6 +6,7 @@
  * counted like an anonymous one (that bounds key guessing) but never answered 429: it is the 401 of
  * its failure, so a wrong key is always reported as wrong.
  */
+import { setListedHeader } from '../answer.js';
 import { HttpError } from '../http-error.js';
 import { clientKey } from '../rate-limit/client-key.js';
 import type { HitResult, HitStore } from '../rate-limit/store.js';
@@ -40,10 +41,9 @@ export function rateLimit(options: RateLimitOptions): RateLimit {
   function answer(ctx: KernelContext, result: HitResult): void {
     // Never 0 (clients would retry at once), never past the window.
     const reset = String(Math.min(windowSeconds, Math.max(1, Math.ceil(result.resetMs / 1000))));
-    const res = ctx.res;
-    res.setHeader('RateLimit-Limit', String(result.total));
-    res.setHeader('RateLimit-Remaining', String(result.remaining));
-    res.setHeader('RateLimit-Reset', reset);
+    setListedHeader(ctx, 'RateLimit-Limit', String(result.total));
+    setListedHeader(ctx, 'RateLimit-Remaining', String(result.remaining));
+    setListedHeader(ctx, 'RateLimit-Reset', reset);
     if (!result.admitted && ctx.state.authFailure !== undefined) throw ctx.state.authFailure;
     // Redis does not answer and the operator chose `rateLimit.redis.unavailable: refuse`.
     if (result.uncounted) throw new HttpError(503, 'rate_limit_unavailable', `The rate limit cannot be counted now (its Redis does not answer); retry in ${reset} s`, { 'Retry-After': reset });

@@ -47,7 +47,7 @@ export function requestId(): KernelMiddleware {
     const given = ctx.req.headers['x-request-id'];
     const id = typeof given === 'string' && acceptable.test(given) ? given : newRequestId();
     ctx.state.requestId = id;
-    ctx.res.setHeader('X-Request-Id', id);
+    ctx.state.headers.push('X-Request-Id', id);
     return next();
   };
 }
