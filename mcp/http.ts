@@ -78,7 +78,7 @@ export function createMcpHttp(options: McpHttpOptions): (ctx: KernelContext) => 
     if (overLimit !== undefined && !(Number(ctx.req.headers['content-length']) <= offloadBytes)) throw overLimit;
     const bytes = await bodies.read(ctx);
     const reply = await handle(bytes, new HttpScope(ctx, bytes.byteLength, overLimit));
-    ctx.status = reply.status;
     if (reply.body !== undefined) bodies.send(ctx, reply.body, undefined, reply.status);
+    else ctx.status = reply.status;
   };
 }

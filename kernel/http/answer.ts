@@ -12,6 +12,8 @@
  * list's header of the same name; the list's own entries are changed with {@link setListedHeader}.
  */
 import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { bufferOf } from '../host/index.js';
 import { COMPRESS_THRESHOLD_BYTES, small } from './middleware/compress.js';
 import { JSON_TYPE, type KernelContext } from './types.js';
 
@@ -56,18 +58,22 @@ export function setListedHeader(ctx: KernelContext, name: string, value: string 
 }
 
 /**
- * Sets a JSON answer with its status. A small one is kept for {@link writeAnswer}; a larger one is
- * Koa's body, where compression finds it. `bytes` is its size when the caller has counted it.
+ * Sets a JSON answer (a string, UTF-8 bytes, or an answer's parts, written in turn) with its status.
+ * A small one is kept for {@link writeAnswer}; a larger one is Koa's body, where compression finds
+ * it. `bytes` is its size when the caller has counted it (always, for parts).
  */
-export function answerJson(ctx: KernelContext, body: string | Buffer, status = 200, bytes?: number): void {
+export function answerJson(ctx: KernelContext, body: string | Buffer | readonly Uint8Array[], status = 200, bytes?: number): void {
   ctx.status = status;
-  if (bytes === undefined ? small(body) : bytes < COMPRESS_THRESHOLD_BYTES) {
-    ctx.state.answer = body;
+  if (!Array.isArray(body) && (bytes === undefined ? small(body) : bytes < COMPRESS_THRESHOLD_BYTES)) {
+    ctx.state.answer = body as string | Buffer;
     ctx.state.answerBytes = bytes;
     return;
   }
   ctx.res.setHeader('Content-Type', JSON_TYPE);
-  ctx.body = body;
+  if (Array.isArray(body)) {
+    ctx.body = Readable.from(body.map(bufferOf), { objectMode: false });
+    ctx.length = bytes!;
+  } else ctx.body = body;
 }
 
 /** Sets the list's headers on the response where nothing has set the same name. */
@@ -95,7 +101,8 @@ export function writeAnswer(ctx: KernelContext): void {
     res.writeHead(ctx.status, list);
   } else {
     // Something set a header of its own (Retry-After, Connection: close): Node merges the two ways
-    // only by letting the list win, so the list goes on as setHeader calls instead.
+    // only by letting the list win, so the list goes on as setHeader calls instead. An error that
+    // replaced a compressed answer leaves that answer's Content-Encoding behind: it goes.
     res.removeHeader('Content-Encoding');
     res.setHeader('Content-Type', JSON_TYPE);
     res.setHeader('Content-Length', length);

@@ -5,7 +5,6 @@
  * given back once it is consumed. An answer takes its bytes from the host's answer budget (503)
  * and its client address's share of it (429) until the response closes.
  */
-import { Readable } from 'node:stream';
 import { bufferOf, byteLengthOf, LONG_ANSWER_CHARS, parseJsonObject, type BodyBytes, type Host } from '../host/index.js';
 import { ClientShares } from './client-shares.js';
 import { readJsonBody, readJsonBytes } from './middleware/body.js';
@@ -13,7 +12,7 @@ import { HttpError } from './http-error.js';
 import { clientKey } from './rate-limit/client-key.js';
 import { ReadingBudget } from './reading-budget.js';
 import { answerJson } from './answer.js';
-import { JSON_TYPE, type KernelContext } from './types.js';
+import type { KernelContext } from './types.js';
 
 export interface HttpBodies {
   /** Reads the request's JSON bytes; they hold the reading budget until {@link free} gives their size back. */
@@ -30,8 +29,8 @@ export interface HttpBodies {
   parse(bytes: Uint8Array): unknown;
   /**
    * Sets the JSON answer (a string, UTF-8 bytes, or an answer's parts, written in turn) with its
-   * status (200 unless given), taking its
-   * bytes from the answer budget and the client address's share until the response closes.
+   * status (200 unless given), taking its bytes from the answer budget and the client address's
+   * share until the response closes.
    */
   send(ctx: KernelContext, body: string | Uint8Array | readonly Uint8Array[], bytes?: number, status?: number): void;
 }
@@ -57,12 +56,7 @@ export function httpBodies(host: Pick<Host, 'answers' | 'bodyLimit' | 'config'>)
       if (passed === 'share') throw answerShareSpent(sending.share);
       if (passed === 'total') throw new HttpError(503, 'server_busy', 'The service is sending too much data at once; retry shortly', { 'Retry-After': '1' });
       ctx.res.once('close', () => sending.give(client, size));
-      if (isParts(body)) {
-        ctx.status = status;
-        ctx.res.setHeader('Content-Type', JSON_TYPE);
-        ctx.body = Readable.from(body.map(bufferOf), { objectMode: false });
-        ctx.length = size;
-      } else answerJson(ctx, typeof body === 'string' ? body : bufferOf(body), status, size);
+      answerJson(ctx, typeof body === 'string' || isParts(body) ? body : bufferOf(body), status, size);
     },
   };
 }
