@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { fakeExecutor, type FakeExecutor } from './fake-executor.js';
 import { definePlugin, defineOperation, isToolshedError, Type } from '@toolshed/plugin-sdk';
+import { SLICE_MS } from './event-loop-slice.js';
 import { identify, MAX_SPECULATIVE_BYTES, MAX_SPECULATIVE_RUNS } from './identify.js';
 import { corpus, jwtOf, prose } from './identify-corpus.data.js';
 import { runRecipe } from './run.js';
@@ -145,14 +146,33 @@ describe('identify is bounded', () => {
     assert.ok(read > 0 && read <= written.length, `${read} of ${written.length}`);
   });
 
-  it('gives the event loop a turn between tries, as a recipe does between steps', async () => {
+  it('gives the event loop a turn between tries once it has held it for a slice, as a recipe does between steps', async () => {
+    const runs: number[] = [];
+    let clock = 0;
+    // Each try holds the main thread for a whole slice.
+    const slow: FakeExecutor = { ...executor, run: (request) => { clock += SLICE_MS; return executor.run(request); } };
+    executor.runs.length = 0;
+    let running = true;
+    // One entry per turn of the event loop while identify runs: how many tries had run by then (a
+    // turn before every try but the first).
+    setImmediate(function turn() {
+      runs.push(executor.runs.length);
+      if (running) setImmediate(turn);
+    });
+    await identify(slow, { input: 'aGVsbG8gd29ybGQ%3D' }, { now: () => clock });
+    running = false;
+    assert.ok(executor.runs.length > 1, `${executor.runs.length} tries`);
+    assert.deepEqual(runs, Array.from({ length: executor.runs.length - 1 }, (_, index) => index + 1));
+  });
+
+  it('makes its tries back to back while it has held the event loop for less than a slice', async () => {
     executor.runs.length = 0;
     let runsAtTurn: number | undefined;
-    // Queued before identify starts: it runs at the event loop's next turn, whoever yields it.
     setImmediate(() => (runsAtTurn = executor.runs.length));
-    await identify(executor, { input: 'aGVsbG8gd29ybGQ%3D' });
+    // A clock that never moves: the tries take no time at all.
+    await identify(executor, { input: 'aGVsbG8gd29ybGQ%3D' }, { now: () => 0 });
     assert.ok(executor.runs.length > 1, `${executor.runs.length} tries`);
-    assert.equal(runsAtTurn, 1);
+    assert.equal(runsAtTurn, undefined, 'no turn before identify ended');
   });
 
   it('never runs an operation that calls an upstream, whatever its recognizers say', async () => {

@@ -7,9 +7,9 @@
  * reads are named from identify's own list, without a recipe. The work is counted, not timed: a
  * fixed number of runs per layer and per request, a fixed number of input bytes across them.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isToolshedError } from '@toolshed/plugin-sdk';
 import { checkRecipe, mainFields } from './check.js';
+import { eventLoopSlice, type EventLoopSlice } from './event-loop-slice.js';
 import { checkIdentifyRequest } from './pool-checks.js';
 import { jsonHere, type Caller, type CompositeJson, type Executor } from './executor.js';
 import { NAMED_KINDS } from './identify-kinds.js';
@@ -31,6 +31,8 @@ export interface IdentifyOptions {
   readonly requestId?: string;
   /** Where each try's body is written and its answer parsed (the host's: on the pool when large); none: here. */
   readonly json?: CompositeJson;
+  /** The clock of the event loop's slices, in ms (tests count tries with it); `performance.now()` by default. */
+  readonly now?: () => number;
 }
 
 /** One confirmed step of a chain. */
@@ -77,6 +79,7 @@ class Identifier {
   private readonly budget: Budget = { runs: MAX_SPECULATIVE_RUNS, bytes: MAX_SPECULATIVE_BYTES };
   /** Each try's caller: gone when identify's own signal fires; a try costs nothing more against a limit. */
   private readonly caller: Caller | undefined;
+  private readonly slice: EventLoopSlice;
 
   constructor(
     private readonly executor: Executor,
@@ -85,6 +88,7 @@ class Identifier {
   ) {
     const signal = options.signal;
     this.caller = signal === undefined ? undefined : { gone: () => signal, charge: () => Promise.resolve() };
+    this.slice = eventLoopSlice(options.now ?? (() => performance.now()));
   }
 
   /** The runs worth making on `text`: recognizers whose pattern matches, grouped by the body they send, at most MAX_TRIES_PER_LAYER. */
@@ -112,9 +116,8 @@ class Identifier {
       // Written once, where the run's own work is done; its bytes are what the budget counts and what the run gets.
       const bytes = await json.body(operation, run.body);
       if (bytes.byteLength > this.budget.bytes) return undefined;
-      // The event loop's turn between tries, as between a recipe's steps: a try on the main thread
-      // settles in microtasks.
-      if (this.budget.runs < MAX_SPECULATIVE_RUNS) await nextTurn();
+      // The event loop's turn between tries, as between a recipe's steps.
+      if (this.slice.spent()) await this.slice.turn();
       this.budget.runs -= 1;
       this.budget.bytes -= bytes.byteLength;
       return await json.value(operation, await this.executor.run({ operation, bytes, caller: this.caller, requestId: this.options.requestId, deadlineMs: SPECULATIVE_RUN_MS }));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { isToolshedError, type ToolshedError } from '@toolshed/plugin-sdk';
+import { SLICE_MS } from './event-loop-slice.js';
 import { fakeExecutor, type FakeExecutor } from './fake-executor.js';
 import { checkRecipeJob } from './pool-checks.js';
 import { runPlan, runRecipe } from './run.js';
@@ -53,13 +54,29 @@ describe('running a recipe', () => {
     assert.equal(answer.bytes, Buffer.byteLength(answerText(answer)));
   });
 
-  it('gives the event loop a turn between steps, so other clients are answered while a long recipe runs', async () => {
+  it('gives the event loop a turn between steps once the recipe has held it for a slice, so other clients are answered while a long recipe runs', async () => {
+    const events: string[] = [];
+    let clock = 0;
+    // Each step holds the main thread for a whole slice.
+    const slow: Executor = { ...executor, run: async (request) => { events.push(`step ${typeof request.operation === 'string' ? request.operation : request.operation.name}`); clock += SLICE_MS; return executor.run(request); } };
+    // Queued before the recipe starts, and again at each turn while it runs: one entry per turn of the event loop.
+    let running = true;
+    setImmediate(function turn() {
+      events.push('turn');
+      if (running) setImmediate(turn);
+    });
+    await runRecipe(slow, { input: 'hi', steps: [{ operation: 'base64/encode' }, { operation: 'base64/decode' }, { operation: 'base64/encode' }] }, { now: () => clock });
+    running = false;
+    assert.deepEqual(events, ['step base64/encode', 'turn', 'step base64/decode', 'turn', 'step base64/encode']);
+  });
+
+  it('runs steps back to back while the recipe has held the event loop for less than a slice', async () => {
     const events: string[] = [];
     const recording: Executor = { ...executor, run: async (request) => { events.push(`step ${typeof request.operation === 'string' ? request.operation : request.operation.name}`); return executor.run(request); } };
-    // Queued before the recipe starts: it runs at the event loop's next turn, whoever yields it.
     setImmediate(() => events.push('turn'));
-    await runRecipe(recording, { input: 'hi', steps: [{ operation: 'base64/encode' }, { operation: 'base64/decode' }, { operation: 'base64/encode' }] });
-    assert.deepEqual(events, ['step base64/encode', 'turn', 'step base64/decode', 'step base64/encode']);
+    // A clock that never moves: the steps take no time at all.
+    await runRecipe(recording, { input: 'hi', steps: [{ operation: 'base64/encode' }, { operation: 'base64/decode' }, { operation: 'base64/encode' }] }, { now: () => 0 });
+    assert.deepEqual(events, ['step base64/encode', 'step base64/decode', 'step base64/encode']);
   });
 
   it('wires each step\'s main input from the previous main output when the body leaves it out', async () => {

@@ -11,9 +11,9 @@
  * answer is dropped as soon as the body of its last reader is built, or at once when nobody reads
  * or keeps it.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isToolshedError, ToolshedError } from '@toolshed/plugin-sdk';
 import { checkRecipe, type PlannedStep, type RecipePlan } from './check.js';
+import { eventLoopSlice } from './event-loop-slice.js';
 import { answerOf, answerOfParts, answerText, jsonHere, type Answer, type Caller, type CompositeJson, type Executor, type HeldAnswers, type OperationInfo } from './executor.js';
 import { valueAt } from './pointer.js';
 import { DEFAULT_RECIPE_DEADLINE_MS, MAX_STEP_BODY_BYTES } from './schemas.js';
@@ -27,7 +27,7 @@ export interface RecipeRunOptions {
   readonly requestId?: string;
   /** The whole recipe's time in ms (default {@link DEFAULT_RECIPE_DEADLINE_MS}); each step gets what is left. */
   readonly deadlineMs?: number;
-  /** The clock, in ms (tests fix it). */
+  /** The clock of the deadline and of the event loop's slices, in ms (tests fix it); `performance.now()` by default. */
   readonly now?: () => number;
   /** Where the answers held between steps are counted (the host's ledger for this run); none: not counted. */
   readonly held?: HeldAnswers;
@@ -122,17 +122,16 @@ export async function runPlan(executor: Executor, plan: RecipePlan, options: Rec
  * step's, and with `keep: all` every step's (a saved recipe answers the last).
  */
 export async function runSteps(executor: Executor, plan: RecipePlan, options: RecipeRunOptions = {}): Promise<Answer[]> {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => performance.now());
   const deadlineMs = options.deadlineMs ?? DEFAULT_RECIPE_DEADLINE_MS;
   const deadline = now() + deadlineMs;
   const readers = lastReaders(plan);
   const kept: (Kept | undefined)[] = [];
   const signal = options.caller?.gone();
   const json = options.json ?? jsonHere;
+  const slice = eventLoopSlice(now);
   for (const [index, step] of plan.steps.entries()) {
-    // The event loop's turn between steps: a step on the main thread settles in microtasks, so
-    // without it 32 steps of 7 ms each held every other client 220 ms.
-    if (index > 0) await nextTurn();
+    if (slice.spent()) await slice.turn();
     const remaining = deadline - now();
     if (remaining <= 0 || signal?.aborted === true) throw recipeTimeout(index, deadlineMs);
     const bytes = step.built ?? (await json.body(step.operation, await bodyOf(step, index, plan.input, kept, json)));
