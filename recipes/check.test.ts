@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { isToolshedError, type ErrorDetail } from '@toolshed/plugin-sdk';
+import { isToolshedError, Type, type ErrorDetail } from '@toolshed/plugin-sdk';
+import { compileSchema } from '@toolshed/plugin-sdk/contract';
 import { fakeExecutor, type FakeExecutor } from './fake-executor.js';
 import { checkRecipe } from './check.js';
+import { schemasAt, standIn } from './pointer.js';
 import { runRecipe } from './run.js';
 
 let executor: FakeExecutor;
@@ -74,5 +76,20 @@ describe('checking a recipe before it runs', () => {
   it('accepts a wired value whose source may fit (a number into a number-or-string field)', () => {
     const plan = checkRecipe(executor, { steps: [{ operation: 'percent-calculator/of', body: { percent: 50, base: 3400000000 } }, { operation: 'timestamp-converter/convert' }] });
     assert.deepEqual(plan.steps[1]!.wires, [{ at: ['input'], from: ['steps', '0', 'result'] }]);
+  });
+
+  it('stands in for a wired field with a value its own schema takes, so checking the literal values has no failure to set aside', () => {
+    const body = Type.Object({
+      token: Type.String({ minLength: 3 }),
+      mode: Type.Union([Type.Literal('fast'), Type.Literal('slow')]),
+      unit: Type.Enum(['s', 'ms']),
+      count: Type.Integer({ minimum: 2 }),
+      pattern: Type.String({ pattern: '^[0-9]+$' }),
+      flags: Type.Array(Type.String()),
+    });
+    const standIns = Object.fromEntries(Object.keys(body.properties).map((field) => [field, standIn(schemasAt(body, [field]))]));
+    assert.deepEqual(standIns, { token: 'xxx', mode: 'fast', unit: 's', count: 2, pattern: '', flags: [] });
+    // A pattern is beyond a stand-in: that one field breaks its rule, and only that one.
+    assert.deepEqual(compileSchema(body).problems(standIns).map((problem) => problem.path), ['/pattern']);
   });
 });

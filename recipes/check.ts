@@ -6,7 +6,7 @@
 import { InputError, type ErrorDetail, type TSchema } from '@toolshed/plugin-sdk';
 import { compileSchema, type SchemaValidator } from '@toolshed/plugin-sdk/contract';
 import type { OperationCatalog, OperationInfo } from './executor.js';
-import { formatPointer, jsonTypes, parsePointer, pointerProblem, schemasAt } from './pointer.js';
+import { formatPointer, jsonTypes, parsePointer, pointerProblem, schemasAt, standIn } from './pointer.js';
 import { RecipeRequest } from './schemas.js';
 
 /** A value the runner puts into a step's body: the value at `from` in `{ input, steps }`. */
@@ -61,26 +61,24 @@ function references(body: Record<string, unknown>): { at: string[]; pointer: str
   return found;
 }
 
-const PLACEHOLDERS: Record<string, unknown> = { string: '', number: 0, boolean: false, object: {}, array: [], null: null };
-
 /**
- * `body` with a stand-in of the right type at each wired place, for checking its literal values
- * alone: a rule across fields ("exactly one of text and dataBase64") then sees the wired field
- * present, and whatever is said of the wired places themselves is set aside.
+ * `body` with a stand-in at each wired place (`standIns[i]` at `wires[i].at`), for checking its
+ * literal values alone: a rule across fields ("exactly one of text and dataBase64") then sees the
+ * wired field present, and whatever is said of the wired places themselves is set aside.
  */
-function withStandIns(body: Record<string, unknown>, wires: readonly Wire[], schema: unknown): Record<string, unknown> {
+function withStandIns(body: Record<string, unknown>, wires: readonly Wire[], standIns: readonly unknown[]): Record<string, unknown> {
   const copy = structuredClone(body);
-  for (const { at } of wires) {
+  wires.forEach(({ at }, index) => {
     let parent: unknown = copy;
     for (const token of at.slice(0, -1)) parent = (parent as Record<string, unknown> | undefined)?.[token];
-    if (typeof parent !== 'object' || parent === null) continue;
-    const type = [...jsonTypes(schemasAt(schema, at))][0] ?? 'string';
-    (parent as Record<string, unknown>)[at[at.length - 1]!] = structuredClone(PLACEHOLDERS[type]);
-  }
+    if (typeof parent !== 'object' || parent === null) return;
+    (parent as Record<string, unknown>)[at[at.length - 1]!] = standIns[index];
+  });
   return copy;
 }
 
-function wireProblem(plan: readonly (PlannedStep | undefined)[], index: number, wire: Wire, hasInput: boolean): string | undefined {
+/** What is wrong with `wire` of step `index`, whose field there takes a value of `target`'s schemas. */
+function wireProblem(plan: readonly (PlannedStep | undefined)[], index: number, wire: Wire, target: ReturnType<typeof schemasAt>, hasInput: boolean): string | undefined {
   const [root, position, ...rest] = wire.from;
   let source: ReturnType<typeof schemasAt>;
   if (root === 'input') {
@@ -94,9 +92,7 @@ function wireProblem(plan: readonly (PlannedStep | undefined)[], index: number, 
     source = schemasAt(earlier.operation.responseSchema, rest);
     if (source.length === 0) return `points at ${formatPointer(rest)}, which the answer of step ${from} (${earlier.operation.name}) does not have`;
   } else return 'must point into /input or /steps/<earlier step>';
-  const step = plan[index]!;
-  const target = schemasAt(step.operation.requestSchema, wire.at);
-  if (target.length === 0) return `is not a field of ${step.operation.name}'s body`;
+  if (target.length === 0) return `is not a field of ${plan[index]!.operation.name}'s body`;
   const wanted = jsonTypes(target);
   const given = jsonTypes(source);
   if (![...given].some((type) => wanted.has(type))) {
@@ -155,12 +151,14 @@ export function checkRecipe(executor: OperationCatalog, request: unknown): Recip
     const wires = wiresOf(operation, body, index, plan[index - 1], hasInput, details);
     const planned: PlannedStep = { operation, body, wires };
     plan.push(planned);
-    for (const wire of wires) {
-      const problem = wireProblem(plan, index, wire, hasInput);
+    const standIns = wires.map((wire) => {
+      const target = schemasAt(operation.requestSchema, wire.at);
+      const problem = wireProblem(plan, index, wire, target, hasInput);
       if (problem !== undefined) details.push({ path: `/steps/${index}/body${formatPointer(wire.at)}`, message: problem });
-    }
+      return standIn(target);
+    });
     const schema = validatorOf(operation.requestSchema as TSchema);
-    const literal = schema.withDefaults(withStandIns(body, wires, operation.requestSchema));
+    const literal = schema.withDefaults(withStandIns(body, wires, standIns));
     const wired = wires.map((wire) => formatPointer(wire.at));
     for (const problem of schema.problems(literal)) {
       if (wired.some((at) => problem.path === at || problem.path.startsWith(`${at}/`))) continue;

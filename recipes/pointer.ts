@@ -116,6 +116,33 @@ export function jsonTypes(schemas: readonly Schema[]): Set<string> {
   return types;
 }
 
+const EMPTY: Readonly<Record<string, unknown>> = { string: '', number: 0, boolean: false, object: {}, array: [], null: null };
+/** The longest string a stand-in is made as long as its schema's `minLength` asks. */
+const LONGEST_STAND_IN = 64;
+
+/**
+ * A value of the first type `schemas` take, as far as their `const`, `enum`, `minLength` and
+ * `minimum` say: a field a recipe wires gets one while the step's literal values are checked, and a
+ * stand-in within those bounds passes that check without a failure to describe and set aside.
+ */
+export function standIn(schemas: readonly Schema[]): unknown {
+  const type = [...jsonTypes(schemas)][0] ?? 'string';
+  for (const schema of schemas.flatMap(branches)) {
+    if ('const' in schema) {
+      if (typeOfValue(schema.const) === type) return structuredClone(schema.const);
+    } else if (Array.isArray(schema.enum)) {
+      const value: unknown = schema.enum.find((item) => typeOfValue(item) === type);
+      if (value !== undefined) return structuredClone(value);
+    } else if (type === 'string' && schema.type === 'string') {
+      const length = schema.minLength;
+      return typeof length === 'number' && length <= LONGEST_STAND_IN ? 'x'.repeat(length) : '';
+    } else if (type === 'number' && (schema.type === 'number' || schema.type === 'integer')) {
+      return typeof schema.minimum === 'number' && Number.isInteger(schema.minimum) ? schema.minimum : 0;
+    }
+  }
+  return structuredClone(EMPTY[type]);
+}
+
 function typeOfValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
