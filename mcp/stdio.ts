@@ -38,7 +38,7 @@ export async function serveStdio(host: Host, stdin: Readable, stdout: Writable):
   });
   const running = new Set<Promise<void>>();
   // One local caller: nothing to charge, gone when it hangs up.
-  const scope = { caller: { gone: () => connection.signal, charge: () => Promise.resolve() } };
+  const scope = { caller: { gone: () => connection.signal, left: () => connection.signal.aborted, charge: () => Promise.resolve() } };
   /** Answers one line; a line that could not be read at all (the pool busy) gets a JSON-RPC error. */
   async function answer(line: Buffer): Promise<void> {
     try {

@@ -87,7 +87,7 @@ class Identifier {
     private readonly options: IdentifyOptions,
   ) {
     const signal = options.signal;
-    this.caller = signal === undefined ? undefined : { gone: () => signal, charge: () => Promise.resolve() };
+    this.caller = signal === undefined ? undefined : { gone: () => signal, left: () => signal.aborted, charge: () => Promise.resolve() };
     this.slice = eventLoopSlice(options.now ?? (() => performance.now()));
   }
 

@@ -127,13 +127,12 @@ export async function runSteps(executor: Executor, plan: RecipePlan, options: Re
   const deadline = now() + deadlineMs;
   const readers = lastReaders(plan);
   const kept: (Kept | undefined)[] = [];
-  const signal = options.caller?.gone();
   const json = options.json ?? jsonHere;
   const slice = eventLoopSlice(now);
   for (const [index, step] of plan.steps.entries()) {
     if (slice.spent()) await slice.turn();
     const remaining = deadline - now();
-    if (remaining <= 0 || signal?.aborted === true) throw recipeTimeout(index, deadlineMs);
+    if (remaining <= 0 || options.caller?.left() === true) throw recipeTimeout(index, deadlineMs);
     const bytes = step.built ?? (await json.body(step.operation, await bodyOf(step, index, plan.input, kept, json)));
     if (bytes.byteLength > MAX_STEP_BODY_BYTES) {
       throw new ToolshedError(413, 'payload_too_large', `Step ${index} (${step.operation.name}) would get a body of ${bytes.byteLength} bytes, over the ${MAX_STEP_BODY_BYTES}-byte cap`, [

@@ -281,6 +281,25 @@ describe('the handler context', () => {
     for (let turn = 0; (probe.kernelProbeAborts ?? 0) === 0 && turn < 3000; turn++) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.equal(probe.kernelProbeAborts, 1);
   });
+
+  it('starts no later step of a recipe once its client has gone away', async () => {
+    const { request } = await import('node:http');
+    const probe = globalThis as { kernelProbeWaiting?: number; kernelProbeAborts?: number };
+    const [waiting, aborts] = [probe.kernelProbeWaiting ?? 0, probe.kernelProbeAborts ?? 0];
+    const req = request(`${service.url}/v1/recipes/run`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'recipe-left' } });
+    req.on('error', () => undefined);
+    req.end(JSON.stringify({ steps: [{ operation: 'kernel-probe/wait-for-abort' }, { operation: 'kernel-probe/wait-for-abort' }] }));
+    for (let turn = 0; probe.kernelProbeWaiting === waiting && turn < 3000; turn++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(probe.kernelProbeWaiting, waiting + 1, 'the first step started');
+    req.destroy();
+    // The recipe's access line is written when it ends; a second step, started for nobody, would
+    // wait its whole minute (its signal aborted before it listened).
+    const ended = (): boolean => service.logs.some((line) => line.includes('"msg":"request"') && line.includes('recipe-left'));
+    for (let turn = 0; !ended() && turn < 3000; turn++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(probe.kernelProbeAborts, aborts + 1, 'the first step saw its client leave');
+    assert.equal(probe.kernelProbeWaiting, waiting + 1, 'the second step never started');
+    assert.ok(ended(), 'the recipe ended');
+  });
 });
 
 describe('CORS', () => {

@@ -134,7 +134,7 @@ describe('a contained plugin whose process is busy', { timeout: 120_000 }, () =>
     // It blocks for 2.5 s, so the cancel sent 0.6 s after the two lands within it on a busy machine too.
     const { outcome: first } = await holding('first', 2500, {}, 300);
     const leaving = new AbortController();
-    const caller = { gone: () => leaving.signal, charge: () => Promise.resolve() };
+    const caller = { gone: () => leaving.signal, left: () => leaving.signal.aborted, charge: () => Promise.resolve() };
     const gone = call('stamp', { label: 'gone' }, { caller });
     const next = call('stamp', { label: 'next' });
     await until(() => share().running === 3, 'two requests sent ahead');

@@ -37,7 +37,7 @@ export interface KernelState {
   overLimit?: Error;
 }
 
-/** Every request's context is also the executor's Caller: `gone()` and `charge()` live on Koa's context prototype (kernel/http/caller.ts). */
+/** Every request's context is also the executor's Caller: `gone()`, `left()` and `charge()` live on Koa's context prototype (kernel/http/caller.ts). */
 export type KernelContext = ParameterizedContext<KernelState, Caller>;
 export type KernelMiddleware = Middleware<KernelState, Caller>;
 
