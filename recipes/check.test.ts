@@ -92,4 +92,12 @@ describe('checking a recipe before it runs', () => {
     // A pattern is beyond a stand-in: that one field breaks its rule, and only that one.
     assert.deepEqual(compileSchema(body).problems(standIns).map((problem) => problem.path), ['/pattern']);
   });
+
+  it('leaves the request it checks as it was', () => {
+    const request = { input: { text: 'hi' }, steps: [{ operation: 'base64/encode', body: { text: { $from: '/input/text' } } }, { operation: 'base64/decode' }] };
+    const before = structuredClone(request);
+    const plan = checkRecipe(executor, request);
+    assert.equal(plan.keep, 'last', 'the default is the plan\'s');
+    assert.deepEqual(request, before);
+  });
 });

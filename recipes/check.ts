@@ -42,8 +42,12 @@ export function mainFields(operation: OperationInfo): { input?: string; output?:
   return { input: typeof input === 'string' ? input : undefined, output: typeof output === 'string' ? output : undefined };
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function isReference(value: unknown): value is { $from: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (!isObject(value)) return false;
   const keys = Object.keys(value);
   return keys.length === 1 && keys[0] === '$from' && typeof (value as { $from: unknown }).$from === 'string';
 }
@@ -133,7 +137,9 @@ function validatorOf(schema: TSchema): SchemaValidator {
 /** Checks `request` against the operations of `executor`; throws the SDK's 400 InputError naming every problem. */
 export function checkRecipe(executor: OperationCatalog, request: unknown): RecipePlan {
   const validator = validatorOf(RecipeRequest);
-  const candidate = validator.withDefaults(structuredClone(request)) as RecipeRequest;
+  // Only the top level of a recipe has a default (`keep`): a copy of it keeps the caller's object
+  // (identify's candidates, a saved recipe) as it was, without copying the input and every body.
+  const candidate = validator.withDefaults(isObject(request) ? { ...request } : request) as RecipeRequest;
   const shapeProblems = validator.problems(candidate);
   if (shapeProblems.length > 0) throw new InputError('The recipe is not valid', shapeProblems);
   const hasInput = Object.hasOwn(candidate, 'input');
