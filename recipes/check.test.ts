@@ -4,6 +4,7 @@ import { isToolshedError, Type, type ErrorDetail } from '@toolshed/plugin-sdk';
 import { compileSchema } from '@toolshed/plugin-sdk/contract';
 import { fakeExecutor, type FakeExecutor } from './fake-executor.js';
 import { checkRecipe } from './check.js';
+import { LONGEST_REMEMBERED_STEPS, REMEMBERED_RECIPES } from './plan-memory.js';
 import { schemasAt, standIn } from './pointer.js';
 import { runRecipe } from './run.js';
 
@@ -99,5 +100,50 @@ describe('checking a recipe before it runs', () => {
     const plan = checkRecipe(executor, request);
     assert.equal(plan.keep, 'last', 'the default is the plan\'s');
     assert.deepEqual(request, before);
+  });
+});
+
+describe('a recipe\'s steps are checked once', () => {
+  /** A catalog of its own (so a memory of its own) that lists every operation looked up. */
+  function counting(): { catalog: FakeExecutor; looked: string[] } {
+    const looked: string[] = [];
+    return { catalog: { ...executor, find: (name: string) => (looked.push(name), executor.find(name)) }, looked };
+  }
+  const steps = [{ operation: 'url-encoder/decode' }, { operation: 'base64/decode' }, { operation: 'jwt-decoder/decode' }];
+
+  it('takes the steps checked before for the same steps on another input', () => {
+    const { catalog, looked } = counting();
+    checkRecipe(catalog, { input: 'first', steps });
+    assert.equal(looked.length, 3);
+    const plan = checkRecipe(catalog, { input: 'second', steps: structuredClone(steps), keep: 'all' });
+    assert.equal(looked.length, 3, 'nothing looked up again');
+    assert.deepEqual([plan.input, plan.keep, plan.steps.length], ['second', 'all', 3]);
+  });
+
+  it('checks the same steps again when the recipe gives no input', async () => {
+    const { catalog } = counting();
+    checkRecipe(catalog, { input: 'x', steps: [{ operation: 'base64/encode' }] });
+    assert.throws(() => checkRecipe(catalog, { steps: [{ operation: 'base64/encode' }] }), (error: unknown) => isToolshedError(error) && error.details?.[0]?.path === '/steps/0/body/text');
+  });
+
+  it(`keeps ${REMEMBERED_RECIPES} recipes, the least recently run going first`, () => {
+    const { catalog, looked } = counting();
+    const recipe = (n: number): unknown => ({ steps: [{ operation: 'base64/encode', body: { text: `text ${n}` } }] });
+    for (let n = 0; n < REMEMBERED_RECIPES; n++) checkRecipe(catalog, recipe(n));
+    checkRecipe(catalog, recipe(0));
+    assert.equal(looked.length, REMEMBERED_RECIPES, 'the first is kept, and now the most recent');
+    checkRecipe(catalog, recipe(REMEMBERED_RECIPES));
+    checkRecipe(catalog, recipe(0));
+    assert.equal(looked.length, REMEMBERED_RECIPES + 1);
+    checkRecipe(catalog, recipe(1));
+    assert.equal(looked.length, REMEMBERED_RECIPES + 2, 'the least recently run went');
+  });
+
+  it(`checks steps longer than ${LONGEST_REMEMBERED_STEPS} characters of JSON every time`, () => {
+    const { catalog, looked } = counting();
+    const recipe = { steps: [{ operation: 'base64/encode', body: { text: 'x'.repeat(LONGEST_REMEMBERED_STEPS) } }] };
+    checkRecipe(catalog, recipe);
+    checkRecipe(catalog, recipe);
+    assert.equal(looked.length, 2);
   });
 });

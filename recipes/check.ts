@@ -6,8 +6,9 @@
 import { InputError, type ErrorDetail, type TSchema } from '@toolshed/plugin-sdk';
 import { compileSchema, type SchemaValidator } from '@toolshed/plugin-sdk/contract';
 import type { OperationCatalog, OperationInfo } from './executor.js';
+import { PlanMemory, stepsKey } from './plan-memory.js';
 import { formatPointer, jsonTypes, parsePointer, pointerProblem, schemasAt, standIn } from './pointer.js';
-import { RecipeRequest } from './schemas.js';
+import { RecipeRequest, type RecipeStep } from './schemas.js';
 
 /** A value the runner puts into a step's body: the value at `from` in `{ input, steps }`. */
 export interface Wire {
@@ -134,6 +135,9 @@ function validatorOf(schema: TSchema): SchemaValidator {
   return validator;
 }
 
+/** The checked steps of recipes run lately, per catalog of operations (plan-memory.ts). */
+const checkedSteps = new WeakMap<OperationCatalog, PlanMemory<readonly PlannedStep[]>>();
+
 /** Checks `request` against the operations of `executor`; throws the SDK's 400 InputError naming every problem. */
 export function checkRecipe(executor: OperationCatalog, request: unknown): RecipePlan {
   const validator = validatorOf(RecipeRequest);
@@ -143,9 +147,21 @@ export function checkRecipe(executor: OperationCatalog, request: unknown): Recip
   const shapeProblems = validator.problems(candidate);
   if (shapeProblems.length > 0) throw new InputError('The recipe is not valid', shapeProblems);
   const hasInput = Object.hasOwn(candidate, 'input');
+  let memory = checkedSteps.get(executor);
+  if (memory === undefined) checkedSteps.set(executor, (memory = new PlanMemory()));
+  const key = stepsKey(candidate.steps, hasInput);
+  const known = key === undefined ? undefined : memory.get(key);
+  if (known !== undefined) return { input: candidate.input, hasInput, keep: candidate.keep, steps: known };
+  const steps = checkSteps(executor, candidate.steps, hasInput);
+  if (key !== undefined) memory.set(key, steps);
+  return { input: candidate.input, hasInput, keep: candidate.keep, steps };
+}
+
+/** Every step of a recipe of a valid shape, checked against its operation and the steps before it. */
+function checkSteps(executor: OperationCatalog, steps: readonly RecipeStep[], hasInput: boolean): readonly PlannedStep[] {
   const details: ErrorDetail[] = [];
   const plan: (PlannedStep | undefined)[] = [];
-  candidate.steps.forEach((step, index) => {
+  steps.forEach((step, index) => {
     const operation = executor.find(step.operation);
     if (operation === undefined) {
       const near = executor.nearest(step.operation);
@@ -173,5 +189,5 @@ export function checkRecipe(executor: OperationCatalog, request: unknown): Recip
     }
   });
   if (details.length > 0) throw new InputError('The recipe does not fit its operations', details.slice(0, 100));
-  return { input: candidate.input, hasInput, keep: candidate.keep, steps: plan as PlannedStep[] };
+  return plan as PlannedStep[];
 }
