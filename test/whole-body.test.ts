@@ -200,3 +200,30 @@ describe('a body of many small pieces (a chunk each, in a chunked body)', () => 
     assert.equal(body[1], large);
   });
 });
+
+describe('a body once read', () => {
+  it('leaves no listener of the reader on the request, whether it ended, broke a limit or was cut', async () => {
+    const events = ['data', 'end', 'error', 'aborted', 'timeout'] as const;
+    const ours = (req: IncomingMessage): Record<string, number> => Object.fromEntries(events.map((event) => [event, req.listenerCount(event)]));
+    const none = Object.fromEntries(events.map((event) => [event, 0]));
+    const ended = request(2);
+    const read = readBody(ended, BODY_LIMIT, budgetOf(2 ** 20));
+    ended.push('{}');
+    ended.push(null);
+    await read;
+    assert.deepEqual(ours(ended), none);
+    const over = request(10);
+    const refused = readBody(over, 4, budgetOf(2 ** 20));
+    over.push('0123456789');
+    await assert.rejects(refused);
+    assert.deepEqual(ours(over), none);
+    const cut = request(10);
+    const left = readBody(cut, BODY_LIMIT, budgetOf(2 ** 20));
+    cut.push('01234');
+    await tick();
+    cut.emit('aborted');
+    await assert.rejects(left);
+    assert.deepEqual(ours(cut), none);
+  });
+});
+

@@ -85,8 +85,14 @@ function collect(req: IncomingMessage, limit: number, reading: ReadingBudget | u
         req.unpipe(decoder);
         decoder.destroy();
       }
+      // Every listener goes with the body: one left on the request would keep this whole reading
+      // alive with it. A request emits 'error' only to a listener; a decoder's stays, so an error
+      // it had queued before it was destroyed still lands here (finish runs once).
       source.removeListener('data', onData);
+      source.removeListener('end', onEnd);
+      if (decoder === undefined) req.removeListener('error', onError);
       req.removeListener('data', onRaw);
+      req.removeListener('aborted', onAborted);
       req.removeListener('timeout', onSilence);
       req.pause();
       if (hold !== undefined) reading!.end(hold, error === undefined);
@@ -130,13 +136,16 @@ function collect(req: IncomingMessage, limit: number, reading: ReadingBudget | u
       if (raw > limit) finish(tooLarge(limit));
       else if (tooManyPieces(++pieces, raw)) finish(tooFragmented());
     };
+    const onEnd = (): void => finish();
+    const onError = (): void =>
+      finish(decoder ? new HttpError(400, 'invalid_json', 'The request body could not be decompressed') : new HttpError(400, 'invalid_json', 'The request body could not be read'));
+    const onAborted = (): void => finish(clientLeft());
+    // `on`, not `once`: finish removes them all, and `once` makes a wrapper for each of the four.
     source.on('data', onData);
-    source.once('end', () => finish());
-    source.once('error', () =>
-      finish(decoder ? new HttpError(400, 'invalid_json', 'The request body could not be decompressed') : new HttpError(400, 'invalid_json', 'The request body could not be read')),
-    );
-    req.once('aborted', () => finish(clientLeft()));
-    req.once('timeout', onSilence);
+    source.on('end', onEnd);
+    source.on('error', onError);
+    req.on('aborted', onAborted);
+    req.on('timeout', onSilence);
     if (decoder) {
       req.on('data', onRaw);
       req.pipe(decoder);
