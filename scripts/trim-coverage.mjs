@@ -1,0 +1,42 @@
+// The coverage step before the two reports (scripts/test.mjs): `node scripts/trim-coverage.mjs
+// <folder>` rewrites each raw coverage file of <folder> (NODE_V8_COVERAGE's output) keeping only the
+// scripts a report can count: files of this checkout, outside node_modules, whose source map names
+// a source outside node_modules. Every other script's coverage lands, after the source maps, on a
+// path neither report includes (.c8rc.json's folders, plugins/): a dependency's bundle
+// (plugin-sdk/dist/typebox.js, the vendored Koa), bin/, scripts/, a test fixture, an installed copy
+// in a temporary folder, npm. They were three quarters of the raw coverage, and both reports read
+// and merged all of it, each in its own process.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const folder = process.argv[2];
+if (folder === undefined) {
+  console.error('usage: node scripts/trim-coverage.mjs <raw coverage folder>');
+  process.exit(2);
+}
+/** This checkout as a file: URL prefix, as V8 writes script URLs. */
+const root = pathToFileURL(path.resolve('.') + path.sep).href;
+
+/** True when a report may count `url`'s coverage: see the comment above. */
+function counted(url, sourceMaps) {
+  if (!url.startsWith(root) || url.includes('/node_modules/')) return false;
+  const sources = sourceMaps[url]?.data?.sources;
+  return Array.isArray(sources) && sources.some((source) => !source.includes('node_modules/'));
+}
+
+let before = 0;
+let after = 0;
+for (const name of readdirSync(folder).filter((file) => file.endsWith('.json'))) {
+  const file = path.join(folder, name);
+  const text = readFileSync(file, 'utf8');
+  const raw = JSON.parse(text);
+  const sourceMaps = raw['source-map-cache'] ?? {};
+  const result = raw.result.filter(({ url }) => counted(url, sourceMaps));
+  const kept = Object.fromEntries(Object.entries(sourceMaps).filter(([url]) => counted(url, sourceMaps)));
+  const trimmed = JSON.stringify({ ...raw, result, 'source-map-cache': kept });
+  writeFileSync(file, trimmed);
+  before += text.length;
+  after += trimmed.length;
+}
+console.log(`raw coverage: ${Math.round(before / 1e6)} MB, ${Math.round(after / 1e6)} MB of it of this checkout's sources`);
