@@ -8,7 +8,8 @@
 //
 // Steps that need nothing of each other run side by side, each on a core: lint and the layer rule
 // read sources only, beside the build (tsc -b alone keeps one core busy for most of a minute on a
-// fresh clone); the two coverage reports read the same raw coverage. A step that runs beside
+// fresh clone); the two coverage reports read the same raw coverage, trimmed first to the scripts
+// they can count (scripts/trim-coverage.mjs). A step that runs beside
 // another prints its output as one block when it ends; the tests print as they go.
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
