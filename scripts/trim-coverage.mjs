@@ -42,11 +42,20 @@ function counted(url, sourceMaps) {
 }
 
 let before = 0;
+let unreadable = 0;
 let after = 0;
 for (const name of readdirSync(folder).filter((file) => file.endsWith('.json'))) {
   const file = path.join(folder, name);
   const text = readFileSync(file, 'utf8');
-  const raw = JSON.parse(text);
+  let raw;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    // Cut short: a process ended (SIGKILL) while writing it. Left as it is, as c8 would find it
+    // untrimmed (it skips a file it cannot parse).
+    unreadable++;
+    continue;
+  }
   const sourceMaps = raw['source-map-cache'] ?? {};
   const result = raw.result.filter(({ url }) => counted(url, sourceMaps));
   const kept = Object.fromEntries(Object.entries(sourceMaps).filter(([url]) => counted(url, sourceMaps)));
@@ -55,4 +64,4 @@ for (const name of readdirSync(folder).filter((file) => file.endsWith('.json')))
   before += text.length;
   after += trimmed.length;
 }
-console.log(`raw coverage: ${Math.round(before / 1e6)} MB, ${Math.round(after / 1e6)} MB of it of this checkout's sources`);
+console.log(`raw coverage: ${Math.round(before / 1e6)} MB, ${Math.round(after / 1e6)} MB of it of this checkout's sources${unreadable > 0 ? `; ${unreadable} file(s) cut short left as they are` : ''}`);
