@@ -7,7 +7,7 @@ import { InputError, type ErrorDetail, type TSchema } from '@toolshed/plugin-sdk
 import { compileSchema, type SchemaValidator } from '@toolshed/plugin-sdk/contract';
 import type { OperationCatalog, OperationInfo } from './executor.js';
 import { PlanMemory, stepsKey } from './plan-memory.js';
-import { formatPointer, jsonTypes, parsePointer, pointerProblem, schemasAt, standIn } from './pointer.js';
+import { formatPointer, isRecord, jsonTypes, parsePointer, pointerProblem, schemasAt, standIn } from './pointer.js';
 import { RecipeRequest, type RecipeStep } from './schemas.js';
 
 /** A value the runner puts into a step's body: the value at `from` in `{ input, steps }`. */
@@ -43,12 +43,8 @@ export function mainFields(operation: OperationInfo): { input?: string; output?:
   return { input: typeof input === 'string' ? input : undefined, output: typeof output === 'string' ? output : undefined };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isReference(value: unknown): value is { $from: string } {
-  if (!isObject(value)) return false;
+  if (!isRecord(value)) return false;
   const keys = Object.keys(value);
   return keys.length === 1 && keys[0] === '$from' && typeof (value as { $from: unknown }).$from === 'string';
 }
@@ -143,7 +139,7 @@ export function checkRecipe(executor: OperationCatalog, request: unknown): Recip
   const validator = validatorOf(RecipeRequest);
   // Only the top level of a recipe has a default (`keep`): a copy of it keeps the caller's object
   // (identify's candidates, a saved recipe) as it was, without copying the input and every body.
-  const candidate = validator.withDefaults(isObject(request) ? { ...request } : request) as RecipeRequest;
+  const candidate = validator.withDefaults(isRecord(request) ? { ...request } : request) as RecipeRequest;
   const shapeProblems = validator.problems(candidate);
   if (shapeProblems.length > 0) throw new InputError('The recipe is not valid', shapeProblems);
   const hasInput = Object.hasOwn(candidate, 'input');

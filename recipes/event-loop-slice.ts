@@ -17,8 +17,8 @@ export interface EventLoopSlice {
   turn(): Promise<void>;
 }
 
-/** A slice measured by `clock` in ms (tests count work with a clock of their own). */
-export function eventLoopSlice(clock: () => number): EventLoopSlice {
+/** A slice measured by `clock` in ms, `performance.now()` unless given (tests count work with a clock of their own). */
+export function eventLoopSlice(clock: () => number = () => performance.now()): EventLoopSlice {
   let since = clock();
   return {
     spent: () => clock() - since >= SLICE_MS,

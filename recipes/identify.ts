@@ -88,7 +88,7 @@ class Identifier {
   ) {
     const signal = options.signal;
     this.caller = signal === undefined ? undefined : { gone: () => signal, left: () => signal.aborted, charge: () => Promise.resolve() };
-    this.slice = eventLoopSlice(options.now ?? (() => performance.now()));
+    this.slice = eventLoopSlice(options.now);
   }
 
   /** The runs worth making on `text`: recognizers whose pattern matches, grouped by the body they send, at most MAX_TRIES_PER_LAYER. */

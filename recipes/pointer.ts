@@ -46,7 +46,8 @@ valueAt.NOTHING = NOTHING;
 
 type Schema = Readonly<Record<string, unknown>>;
 
-function isRecord(value: unknown): value is Schema {
+/** A JSON object (not an array, not null): a body, a schema, an answer. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -6,6 +6,7 @@
 import { LinearRegExp, RECOGNIZER_SAMPLE_CHARS } from '@toolshed/plugin-sdk/contract';
 import { mainFields } from './check.js';
 import type { Executor, OperationInfo } from './executor.js';
+import { isRecord } from './pointer.js';
 
 /** One recognizer, ready to test. */
 export interface ActiveRecognizer {
@@ -22,10 +23,6 @@ export interface ActiveRecognizer {
   readonly answer: readonly (readonly [field: string, pattern: LinearRegExp])[];
   /** Body fields made from the pattern's match (templates), instead of the whole input. */
   readonly fill?: Readonly<Record<string, unknown>>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A manifest's pattern (a RegExp, possibly structured-cloned, or its source), matched in linear time. */
