@@ -104,7 +104,11 @@ const env = {
   TEST_DURATIONS_FILE: durations,
 };
 
-/** The slowest files of the whole run and how long each took (files side by side overlap: where the minutes go, not a sum). */
+/**
+ * The slowest files of the whole run and how long each took (files side by side overlap: where the
+ * minutes go, not a sum), then every failed test with its error, last, where a log cut to its tail
+ * still shows why.
+ */
 function printSlowest() {
   let rows;
   try {
@@ -112,10 +116,15 @@ function printSlowest() {
   } catch {
     return; // no file ended
   }
+  const failures = rows.filter((row) => row.failed !== undefined);
+  rows = rows.filter((row) => row.seconds !== undefined);
   rows.sort((a, b) => b.seconds - a.seconds);
   const shown = Number(process.env.TEST_SLOWEST ?? 15);
   console.log(`\nSlowest test files (seconds each; ${rows.length} files):`);
   for (const row of rows.slice(0, shown)) console.log(`  ${row.seconds.toFixed(1).padStart(7)} s  ${row.passed ? '' : 'FAILED '}${row.file}`);
+  if (failures.length === 0) return;
+  console.log(`\nFailed tests (${failures.length}), each with the first lines of its error:`);
+  for (const { failed, file, message } of failures) console.log(`  ${file}: ${failed}\n${message.replace(/^/gm, '      ')}`);
 }
 
 /** What a diagnostic report says of a process: its JavaScript stack and its active handles. */

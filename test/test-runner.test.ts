@@ -47,6 +47,14 @@ describe('the test runner', () => {
     assert.match(output, /\nSlowest test files \(seconds each; 2 files\):\n(?: +\d+\.\d s {2}dist\/fixture\/(?:first|second)\.test\.js\n){2}/);
   });
 
+  it('closes the run with each failed test and the first lines of its error, after the slowest files', () => {
+    const failing = "import assert from 'node:assert/strict';\nimport { describe, it } from 'node:test';\ndescribe('a suite', () => {\n  it('fails', () => assert.equal(1, 2, 'one is not two'));\n  it('passes', () => {});\n});\n";
+    const { status, output } = runOn({ 'failing.test.js': failing, 'passing.test.js': passing });
+    assert.equal(status, 1, output);
+    // The test's own error, once: not its suite's "1 subtest failed".
+    assert.match(output, /\nSlowest test files[^]*\nFailed tests \(1\), each with the first lines of its error:\n {2}dist\/fixture\/failing\.test\.js: fails\n {6}one is not two\n(?: {6}\S.*\n)*$/);
+  });
+
   it('starts a batch\'s files in the order it is given (the longest first), not by name as node --test does', () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'toolshed-runner-'));
     folders.push(folder);
