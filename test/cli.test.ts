@@ -5,8 +5,7 @@
 // `call` is held to the HTTP service's answers for the same bodies.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
@@ -14,9 +13,10 @@ import { builtinPluginDir } from '../kernel/host/index.js';
 import { startToolshed as start, toolshed, toolshedInProcess, type CliOutcome } from './support/cli.js';
 import { send } from './support/http.js';
 import { buildTestService, externalPlugins, fixtures, type InProcessService } from './support/service.js';
+import { tempFolder } from './support/temp-folder.js';
 
 async function tempFile(name: string, text: string): Promise<string> {
-  const file = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-cli-')), name);
+  const file = path.join(tempFolder('toolshed-cli-'), name);
   await writeFile(file, text);
   return file;
 }
@@ -223,7 +223,7 @@ describe('toolshed keys new', () => {
   let outcome: CliOutcome;
   let loaded: string[];
   before(async () => {
-    const log = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-cli-')), 'modules.txt');
+    const log = path.join(tempFolder('toolshed-cli-'), 'modules.txt');
     const hook = new URL('./support/module-log.js', import.meta.url).href;
     outcome = await start(['keys', 'new', 'ci'], { node: ['--import', hook], env: { MODULE_LOG: log } }).outcome;
     loaded = (await readFile(log, 'utf8')).split('\n');

@@ -2,8 +2,7 @@
 // by default, every operation has a deadline, and a blocked main thread is logged and counted.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -14,6 +13,7 @@ import { run } from './support/packages.js';
 import { fixtures, buildTestService, type InProcessService } from './support/service.js';
 import { until } from './support/until.js';
 import { logLinesWith } from './support/log-lines.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const hostilePlugins = path.join(fixtures, 'hostile-plugins');
 const errorCode = (answer: Answer): string => (answer.json as { error: { code: string } }).error.code;
@@ -130,7 +130,7 @@ describe('a trusted plugin\'s synchronous loop past its deadline', { timeout: 12
 
 describe('toolshed call', { timeout: 120_000 }, () => {
   it('ends a contained loop and a never-settling handler at the deadline with 504 operation_timeout (exit 3)', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-containment-'));
+    const dir = tempFolder('toolshed-containment-');
     const config = path.join(dir, 'config.yaml');
     // The command starts the plugin's process for its one call, and that start counts as waiting: past
     // half the deadline it is 503 server_busy. 5 s leaves a busy machine 2.5 s to start Node (a

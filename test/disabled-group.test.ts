@@ -3,13 +3,13 @@
 // serve, with a message saying the group exists and is off; `toolshed call` says the same.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { send } from './support/http.js';
 import { externalPlugins, buildTestService, type InProcessService } from './support/service.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
 const off = (group: string) => `The group ${group} exists but is switched off on this server. This server's operations are listed at /v1/openapi.json.`;
@@ -39,7 +39,7 @@ describe('a disabled group', () => {
   });
 
   it('is named as switched off by toolshed call too (exit 2)', async () => {
-    const config = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-disabled-')), 'config.yaml');
+    const config = path.join(tempFolder('toolshed-disabled-'), 'config.yaml');
     await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n  disabled: [greeting]\n`);
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['TOOLSHED_CONFIG', 'PORT', 'HOST'].includes(name)));
     const outcome = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {

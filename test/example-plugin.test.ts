@@ -6,17 +6,17 @@
 // the build is checked in the manifest.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { scaffoldPlugin } from '../cli/scaffold/scaffold.js';
 import { send } from './support/http.js';
 import { linkRegistryPackages, linkToolshed, packedFiles, repoRoot, runOk, unpackTarball } from './support/packages.js';
 import { buildTestService, type InProcessService } from './support/service.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const example = path.join(repoRoot, 'examples', 'hmac-signature');
-const work = await mkdtemp(path.join(tmpdir(), 'toolshed-example-'));
+const work = tempFolder('toolshed-example-');
 /**
  * Where `npm install <tarball>` in the Toolshed checkout would put the package is node_modules/; the
  * test leaves the checkout's own node_modules alone and uses dist/node_modules, which the kernel
@@ -69,7 +69,7 @@ describe('Toolshed with a package plugin and a folder plugin', () => {
     // The scaffold's own test imports toolshed/testing: Toolshed is linked as its dev dependency.
     await linkToolshed(path.join(plugins, 'node_modules'));
     await runOk('npm', ['run', 'build'], { cwd: path.join(plugins, 'word-tools') });
-    const builtin = await mkdtemp(path.join(tmpdir(), 'toolshed-no-builtin-'));
+    const builtin = tempFolder('toolshed-no-builtin-');
     service = await buildTestService({ plugins: { dirs: [plugins], packages: ['toolshed-plugin-hmac'] } }, { builtinDir: builtin });
   });
 

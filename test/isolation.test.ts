@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { builtinPluginDir } from '../kernel/host/index.js';
 import { send, type Answer } from './support/http.js';
 import { fixtures, NODE_ADDS, startTestService, type TestService } from './support/service.js';
 import { until } from './support/until.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const isolatedPlugins = path.join(fixtures, 'isolated-plugins');
 const hostilePlugins = path.join(fixtures, 'hostile-plugins');
@@ -153,7 +154,7 @@ describe('a contained plugin\'s processes under Node\'s permission model', { tim
     const flag = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
     // Node 26's model also restricts the network unless allowed (Node 20's has no such flag): the service listens.
     const network = process.allowedNodeEnvironmentFlags.has('--allow-net') ? ['--allow-net'] : [];
-    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-permission-'));
+    const dir = tempFolder('toolshed-permission-');
     const config = path.join(dir, 'config.yaml');
     await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(isolatedPlugins)}]\noperations:\n  warmUp: false\n`);
     const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));

@@ -2,9 +2,8 @@
 // manifest parses, the ConfigMap's configuration is accepted by the kernel, and ports, paths and
 // timeouts agree with that configuration and with the image.
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import fg from 'fast-glob';
 import { parseAllDocuments } from 'yaml';
 import { loadConfig } from '../kernel/host/config.js';
 import { memoryBudgetBytes, sizeBytes } from './support/memory-budget.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (file: string): string => readFileSync(path.join(root, file), 'utf8');
@@ -93,7 +93,7 @@ async function podConfig(): ReturnType<typeof loadConfig> {
   const source = volume?.secret ? find('Secret', volume.secret.secretName).stringData : find('ConfigMap', volume?.configMap?.name ?? '').data;
   const text = source?.[path.basename(target)];
   assert.ok(text, `the volume ${mount.name} holds ${path.basename(target)}`);
-  const file = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-k8s-')), 'toolshed.yaml');
+  const file = path.join(tempFolder('toolshed-k8s-'), 'toolshed.yaml');
   await writeFile(file, text);
   return loadConfig({ TOOLSHED_CONFIG: file }, path.join(root, 'config/default.yaml'));
 }

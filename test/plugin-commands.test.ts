@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { toolshedInProcess } from './support/cli.js';
 import { offlineEnv, repoRoot, run, runOk } from './support/packages.js';
 import { externalPlugins, fixtures } from './support/service.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const bin = path.join(repoRoot, 'bin', 'toolshed.js');
 // The test runner's configuration variables must not leak in; NODE_V8_COVERAGE stays, so the
@@ -23,7 +23,7 @@ const checkPlugins = path.join(fixtures, 'check-plugins');
 
 /** A configuration file holding `yaml`, in a folder of its own. */
 async function configFile(yaml: string): Promise<string> {
-  const file = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-check-config-')), 'config.yaml');
+  const file = path.join(tempFolder('toolshed-check-config-'), 'config.yaml');
   await writeFile(file, yaml);
   return file;
 }
@@ -69,7 +69,7 @@ describe('toolshed plugin check', () => {
 
   it('exits 1 with the kernel\'s own reason when the plugin cannot be loaded, and the command that fixes it', async () => {
     // A folder of its own under the private mkdtemp one: a plugin's own folder must be open to others (plugins.user auto).
-    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-check-')), 'unbuilt');
+    const dir = path.join(tempFolder('toolshed-check-'), 'unbuilt');
     await mkdir(dir);
     await writeFile(path.join(dir, 'index.js'), "export { default } from './dist/index.js';\n");
     const outcome = await toolshedInProcess(['plugin', 'check', dir]);
@@ -180,7 +180,7 @@ describe('toolshed plugin check', () => {
     });
 
     it('npm runs a postinstall as the installing user unless --ignore-scripts, as the guide installs', async () => {
-      const work = await mkdtemp(path.join(tmpdir(), 'toolshed-install-scripts-'));
+      const work = tempFolder('toolshed-install-scripts-');
       const npmEnv = offlineEnv({ HOME: work });
       const pkg = path.join(work, 'pkg');
       await mkdir(pkg);
@@ -211,7 +211,7 @@ describe('toolshed plugin check', () => {
 
 describe('toolshed plugin new refuses a group the service already has', () => {
   it('refuses a built-in group, naming the built-in plugin, and writes nothing', async () => {
-    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-new-')), 'mine');
+    const dir = path.join(tempFolder('toolshed-new-'), 'mine');
     const outcome = await toolshedInProcess(['plugin', 'new', 'base64', dir]);
     assert.equal(outcome.code, 1);
     assert.match(outcome.stderr, /^toolshed: The group "base64" is taken: the built-in plugin .*\/dist\/plugins\/base64\/index(\.bundle)?\.js provides it\. Choose another name; nothing was written\.\n$/);
@@ -219,7 +219,7 @@ describe('toolshed plugin new refuses a group the service already has', () => {
   });
 
   it('refuses a group the configuration loads, naming where from', async () => {
-    const config = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-new-')), 'config.yaml');
+    const config = path.join(tempFolder('toolshed-new-'), 'config.yaml');
     await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n`);
     const dir = path.join(path.dirname(config), 'greeting');
     const outcome = await toolshedInProcess(['plugin', 'new', 'greeting', dir, '--config', config]);

@@ -5,15 +5,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { scaffoldPlugin } from '../cli/scaffold/scaffold.js';
 import { linkRegistryPackages, linkToolshed, offlineEnv, repoRoot, runOk } from './support/packages.js';
 import { logLinesWith } from './support/log-lines.js';
+import { tempFolder } from './support/temp-folder.js';
 
-const work = await mkdtemp(path.join(tmpdir(), 'toolshed-dev-'));
+const work = tempFolder('toolshed-dev-');
 const pluginDir = path.join(work, 'plugins', 'dev-tools');
 /** How long an outcome may take to appear before the test gives up: a stall, not a speed target. */
 const GUARD_MS = 120_000;

@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import * as sdk from '@toolshed/plugin-sdk';
@@ -18,9 +17,10 @@ import * as sdkTesting from '@toolshed/plugin-sdk/testing';
 import semver from 'semver';
 import { pluginFiles } from '../cli/scaffold/templates.js';
 import { linkRegistryPackages, linkToolshed, offlineEnv, repoRoot, run, runOk, unpackTarball } from './support/packages.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const guide = await readFile(path.join(repoRoot, 'docs', 'writing-a-plugin.md'), 'utf8');
-const home = await mkdtemp(path.join(tmpdir(), 'toolshed-guide-'));
+const home = tempFolder('toolshed-guide-');
 await symlink(repoRoot, path.join(home, 'toolshed'), 'dir');
 const env = offlineEnv({ HOME: home });
 /** Packages installed into the checkout, removed afterwards (see installIntoToolshed). */

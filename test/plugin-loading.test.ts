@@ -3,8 +3,7 @@
 // fresh single-file build beside index.js is loaded instead of it.
 import assert from 'node:assert/strict';
 import { readFileSync, utimesSync } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError } from '../kernel/host/config.js';
@@ -14,6 +13,7 @@ import { send } from './support/http.js';
 import { repoRoot } from './support/packages.js';
 import { externalPlugins, fixtures, buildTestService } from './support/service.js';
 import { logLinesWith } from './support/log-lines.js';
+import { tempFolder } from './support/temp-folder.js';
 
 /** The version in Toolshed's own package.json, which built-in plugins log as theirs. */
 const serviceVersion = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -41,7 +41,7 @@ describe('plugin loading', () => {
   it('reports a plugin whose import throws as a plugin that cannot be loaded, not as the configuration (docs/writing-a-plugin.md)', async () => {
     const guide = readFileSync(path.join(repoRoot, 'docs', 'writing-a-plugin.md'), 'utf8').replace(/\s+/g, ' ');
     assert.ok(guide.includes('`serve` and `toolshed config check` say `A plugin cannot be loaded:`, then `- /plugins: Cannot load the plugin <its index.js>:` and the error\'s message below it'));
-    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-throws-'));
+    const dir = tempFolder('toolshed-throws-');
     await mkdir(path.join(dir, 'throws'));
     const index = path.join(dir, 'throws', 'index.js');
     await writeFile(index, "throw new Error('boom at import');\n");
@@ -92,7 +92,7 @@ describe('plugin loading', () => {
   });
 
   it('says which command fixes a folder plugin that is not built, or whose dependencies are not installed', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-unbuilt-'));
+    const dir = tempFolder('toolshed-unbuilt-');
     // What `toolshed plugin new` writes, before `npm run build`: index.js re-exports dist/index.js.
     const unbuilt = path.join(dir, 'unbuilt');
     await mkdir(unbuilt);
@@ -105,7 +105,7 @@ describe('plugin loading', () => {
     });
     // Built, but its node_modules missing: a package it imports cannot be found. (Another folder:
     // a module that failed to load stays failed for the process.)
-    const other = await mkdtemp(path.join(tmpdir(), 'toolshed-uninstalled-'));
+    const other = tempFolder('toolshed-uninstalled-');
     const uninstalled = path.join(other, 'uninstalled');
     await mkdir(uninstalled);
     await writeFile(path.join(uninstalled, 'index.js'), "export { default } from 'toolshed-sdk-not-installed';\n");

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { getPriority, tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import { getPriority } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -20,6 +20,7 @@ import { childrenOf } from './support/process-tree.js';
 import { exitOf, listeningUrl } from './support/started-service.js';
 import { until } from './support/until.js';
 import { logLinesWith } from './support/log-lines.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const processPlugins = path.join(fixtures, 'process-plugins');
 const GROUP = 'rogue';
@@ -283,7 +284,7 @@ describe('a plugin that keeps writing on its channel once its manifest is out', 
 
 describe('finding 5 against a service started with a secret in its environment', { timeout: 60_000 }, () => {
   it('keeps the secret from the plugin: not in its environment, and neither /proc/self/environ nor the service\'s is readable', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-environ-'));
+    const dir = tempFolder('toolshed-environ-');
     const config = path.join(dir, 'config.yaml');
     await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(processPlugins)}]\n  env:\n    ${GROUP}: [TOOLSHED_GIVEN]\noperations:\n  warmUp: false\n`);
     const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
@@ -309,7 +310,7 @@ describe('finding 5 against a service started with a secret in its environment',
 
 describe('what a contained plugin prints', { timeout: 60_000 }, () => {
   it('never reaches the service\'s log on stdout, whichever way it prints; it reaches the service\'s stderr a line at a time, each labelled with the plugin and its process, and no more than its budget a minute', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-prints-'));
+    const dir = tempFolder('toolshed-prints-');
     const config = path.join(dir, 'config.yaml');
     await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(processPlugins)}]\noperations:\n  warmUp: false\n`);
     const bin = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));

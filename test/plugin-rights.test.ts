@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { chmod, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
-import { getPriority, tmpdir } from 'node:os';
+import { getPriority } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it, type TestContext } from 'node:test';
@@ -15,6 +15,7 @@ import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { buildTestService, fixtures, type InProcessService } from './support/service.js';
 import { until } from './support/until.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const processPlugins = path.join(fixtures, 'process-plugins');
 const GROUP = 'rogue';
@@ -68,7 +69,7 @@ describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_00
 
   it('auto keeps the service\'s user, and says why, when a folder above the plugin is private', { skip: !asRoot && NOT_ROOT }, async (t) => {
     // mkdtemp makes a folder only its owner may enter.
-    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-private-'));
+    const dir = tempFolder('toolshed-private-');
     await mkdir(path.join(dir, 'plugins', GROUP), { recursive: true });
     await copyFile(path.join(processPlugins, GROUP, 'index.js'), path.join(dir, 'plugins', GROUP, 'index.js'));
     await mkdir(path.join(dir, 'node_modules', '@toolshed'), { recursive: true });
@@ -82,7 +83,7 @@ describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_00
 
   it('auto refuses a plugin whose own folder is private rather than run it as root, naming the folder and the two ways out', { skip: !asRoot && NOT_ROOT }, async (t) => {
     // Its modes are its author's: a red-team plugin shipped its folder as 700, ran as root, and killed the service.
-    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-own-private-'));
+    const dir = tempFolder('toolshed-own-private-');
     t.after(() => rm(dir, { recursive: true, force: true }));
     await chmod(dir, 0o755);
     const folder = path.join(dir, 'plugins', GROUP);
@@ -108,7 +109,7 @@ describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_00
 
   it('auto keeps the service\'s user when Node itself is in a private folder, which no other user could start', { skip: !asRoot && NOT_ROOT }, async (t) => {
     // As CI's second leg runs Node 26 from a mkdtemp folder: a plugin process as nobody failed to start there.
-    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-private-node-'));
+    const dir = tempFolder('toolshed-private-node-');
     t.after(() => rm(dir, { recursive: true, force: true }));
     const node = path.join(dir, 'node');
     await copyFile(process.execPath, node);
@@ -200,7 +201,7 @@ describe('links in a contained plugin\'s folder, which Node\'s permission model 
    * `links` made in its folder: the service started with it, or why it did not start.
    */
   async function startWith(t: TestContext, links: Record<string, string>): Promise<InProcessService | Error> {
-    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-links-'));
+    const dir = tempFolder('toolshed-links-');
     t.after(() => rm(dir, { recursive: true, force: true }));
     const folder = path.join(dir, 'plugins', GROUP);
     await mkdir(folder, { recursive: true });

@@ -1,13 +1,13 @@
 // Plugin discovery, enable/disable, third-party plugins and configuration, as an operator meets them.
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ConfigError, loadConfig, mergeConfig, validateCoreConfig } from '../kernel/host/config.js';
 import { discoverPlugins } from '../kernel/host/discover.js';
 import { send } from './support/http.js';
 import { externalPlugins, fixtures, buildTestService, type InProcessService } from './support/service.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const badPlugins = path.join(fixtures, 'bad-plugins');
 const defaults = new URL('../../config/default.yaml', import.meta.url);
@@ -47,7 +47,7 @@ describe('plugin discovery stops the start, naming the file', () => {
 
 describe('third-party plugins', () => {
   it('loads a plugin written against the SDK alone from plugins.dirs and serves it over HTTP', async () => {
-    const empty = await mkdtemp(path.join(tmpdir(), 'toolshed-builtin-'));
+    const empty = tempFolder('toolshed-builtin-');
     const warmedBefore = (globalThis as { greetingWarmed?: number }).greetingWarmed ?? 0;
     const service = await buildTestService({ plugins: { dirs: [externalPlugins] } }, { builtinDir: empty });
     services.push(service);
@@ -116,7 +116,7 @@ describe('configuration', () => {
   });
 
   it('merges TOOLSHED_CONFIG over the defaults, then PORT and HOST over both', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-config-'));
+    const dir = tempFolder('toolshed-config-');
     const file = path.join(dir, 'local.yaml');
     await writeFile(file, 'server:\n  port: 9000\nrateLimit:\n  anonymous:\n    max: 5\n');
     const config = await loadConfig({ TOOLSHED_CONFIG: file, HOST: '0.0.0.0' }, defaults);
@@ -128,7 +128,7 @@ describe('configuration', () => {
   });
 
   it('stops the start naming every bad key', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-config-'));
+    const dir = tempFolder('toolshed-config-');
     const file = path.join(dir, 'bad.yaml');
     await writeFile(file, 'server:\n  port: "eighty"\n  colour: blue\nrateLimit:\n  windowSeconds: 0\nauth:\n  apiKeys: [{ name: ci, sha256: nothex }]\n');
     await assert.rejects(loadConfig({ TOOLSHED_CONFIG: file }, defaults), (error: ConfigError) => {

@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { send } from './support/http.js';
 import { externalPlugins } from './support/service.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const main = fileURLToPath(new URL('../service/main.js', import.meta.url));
 const children: ChildProcess[] = [];
@@ -24,7 +24,7 @@ interface Started {
 }
 
 async function startProcess(extraYaml: string, env: Record<string, string> = {}): Promise<Started> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-process-'));
+  const dir = tempFolder('toolshed-process-');
   const config = path.join(dir, 'config.yaml');
   // The probe is trusted: its stray rejection and slow answers are main-thread behaviour under test.
   await writeFile(config, `plugins:\n  dirs: [${JSON.stringify(externalPlugins)}]\n  trusted: [kernel-probe]\n${extraYaml}`);
@@ -158,7 +158,7 @@ describe('the service process', () => {
   });
 
   it('refuses to start with a bad configuration, naming the key, and exits 1', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-process-'));
+    const dir = tempFolder('toolshed-process-');
     const config = path.join(dir, 'config.yaml');
     await writeFile(config, 'rateLimit:\n  windowSeconds: -1\n');
     const child = spawn(process.execPath, [main], { env: { ...process.env, TOOLSHED_CONFIG: config, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -3,15 +3,15 @@
 // process where the process is the subject (stdin, an exit code as the shell sees it); the other
 // answers come from the runCli cli/main.ts runs, in this process (test/support/cli.ts).
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { toolshed, toolshedInProcess } from './support/cli.js';
 import { ISSUE_46_EXAMPLES, JWT_ANSWER, JWT_BASE64, JWT_LAYERS, SAVED } from './support/recipes.js';
+import { tempFolder } from './support/temp-folder.js';
 
 async function tempFile(name: string, text: string): Promise<string> {
-  const file = path.join(await mkdtemp(path.join(tmpdir(), 'toolshed-recipe-')), name);
+  const file = path.join(tempFolder('toolshed-recipe-'), name);
   await writeFile(file, text);
   return file;
 }

@@ -3,8 +3,7 @@
 // TypeScript, @types/node) is linked in from this checkout instead, so nothing leaves the machine.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SDK_VERSION } from '@toolshed/plugin-sdk';
@@ -12,8 +11,9 @@ import { scaffoldPlugin } from '../cli/scaffold/scaffold.js';
 import { send } from './support/http.js';
 import { linkRegistryPackages, linkToolshed, repoRoot, run, runOk } from './support/packages.js';
 import { buildTestService, type InProcessService } from './support/service.js';
+import { tempFolder } from './support/temp-folder.js';
 
-const work = await mkdtemp(path.join(tmpdir(), 'toolshed-scaffold-'));
+const work = tempFolder('toolshed-scaffold-');
 const services: InProcessService[] = [];
 after(() => Promise.all(services.map((service) => service.stop())));
 
@@ -142,7 +142,7 @@ describe('a scaffolded plugin', () => {
   });
 
   it('is served from plugins.dirs and answers over HTTP', async () => {
-    const builtin = await mkdtemp(path.join(tmpdir(), 'toolshed-no-builtin-'));
+    const builtin = tempFolder('toolshed-no-builtin-');
     const service = await buildTestService({ plugins: { dirs: [pluginsDir] } }, { builtinDir: builtin });
     services.push(service);
     // "stressed" reversed letter by letter is "desserts"; the emoji is one code point (two UTF-16 units).

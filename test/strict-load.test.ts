@@ -1,8 +1,6 @@
 // Strict at load (issue 21), the way ajv's strict mode is: a misspelt schema keyword stops the
 // start, and a third-party plugin's body must bound every string and array or say why not.
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { checkFan, MAX_CHECK_FAN } from '@toolshed/plugin-sdk/contract';
@@ -10,6 +8,7 @@ import { discoverPlugins } from '../kernel/host/discover.js';
 import { builtinPluginDir } from '../kernel/host/index.js';
 import { send } from './support/http.js';
 import { fixtures, buildTestService } from './support/service.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const typoPlugins = path.join(fixtures, 'bad-plugins', 'typo-keyword');
 const unboundedPlugins = path.join(fixtures, 'unbounded-plugins');
@@ -17,7 +16,7 @@ const costlyPlugins = path.join(fixtures, 'costly-schemas');
 
 describe('a misspelt schema keyword', () => {
   it('stops the start, naming plugin, operation, JSON Pointer and the nearest keyword', async () => {
-    const empty = await mkdtemp(path.join(tmpdir(), 'toolshed-builtin-'));
+    const empty = tempFolder('toolshed-builtin-');
     await assert.rejects(buildTestService({ plugins: { dirs: [typoPlugins] } }, { builtinDir: empty }), (error: Error) => {
       assert.match(error.message, /^Cannot load the plugin .*typo-keyword\/index\.js:/);
       assert.ok(
@@ -33,7 +32,7 @@ describe('a misspelt schema keyword', () => {
 
 describe('bounds of a third-party plugin\'s body', () => {
   it('stops the start for a string without maxLength and an array without maxItems, naming each', async () => {
-    const empty = await mkdtemp(path.join(tmpdir(), 'toolshed-builtin-'));
+    const empty = tempFolder('toolshed-builtin-');
     await assert.rejects(discoverPlugins({ builtinDir: empty, dirs: [unboundedPlugins], packages: [] }), (error: Error) => {
       const problems = error.message.split('\n').slice(1);
       // `document` says why with x-unbounded, `mode` is an enumeration, the tags' items have maxLength.
@@ -58,7 +57,7 @@ describe('bounds of a third-party plugin\'s body', () => {
 
 describe('a schema whose check costs far more than its size (issue 45, item 4)', () => {
   it('stops the start: a reference, which can make each level of a body of about 70 bytes check its child twice, defaults that make a small body a large one, and a union too wide, naming plugin, operation and place', async () => {
-    const empty = await mkdtemp(path.join(tmpdir(), 'toolshed-builtin-'));
+    const empty = tempFolder('toolshed-builtin-');
     await assert.rejects(buildTestService({ plugins: { dirs: [costlyPlugins] } }, { builtinDir: empty }), (error: Error) => {
       assert.match(error.message, /doubling/);
       const problems = error.message.split('\n').filter((line) => line.startsWith('- '));
