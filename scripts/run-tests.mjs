@@ -109,7 +109,7 @@ const env = {
  * minutes go, not a sum), then every failed test with its error, last, where a log cut to its tail
  * still shows why.
  */
-function printSlowest() {
+function printClosing() {
   let rows;
   try {
     rows = readFileSync(durations, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
@@ -198,5 +198,5 @@ if (guarded.length > 0) console.log(`\n${guarded.length} test files whose CPU-bo
 const passedGuarded = await runBatch(guarded, cores);
 if (loading.length > 0) console.log(`\n${loading.length} test files that load the service themselves, one at a time`);
 const passedLoading = await runBatch(loading, 1);
-printSlowest();
+printClosing();
 process.exit(passedTogether && passedGuarded && passedLoading ? 0 : 1);

@@ -8,8 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { launchEnvironment } from './bench/launch.js';
 import { send } from './support/http.js';
 import { exitOf, listeningUrl } from './support/started-service.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const MiB = 1024 * 1024;
 /** The loadtest's target for the service's resident memory (issue 44). */
@@ -41,7 +41,7 @@ let service: ChildProcess;
 let url: string;
 
 before(async () => {
-  folder = await mkdtemp(path.join(tmpdir(), 'toolshed-amplify-'));
+  folder = tempFolder('toolshed-amplify-');
   const config = path.join(folder, 'config.yaml');
   // The defaults (budgets, caps, pool), but deadlines long enough for the whole chain on a busy
   // machine: the test is about memory, and a deadline would cut the chain after however many steps
@@ -53,7 +53,6 @@ before(async () => {
 after(async () => {
   service.kill();
   await exitOf(service);
-  await rm(folder, { recursive: true, force: true });
 });
 
 /** Sends small POSTs and /healthz from another client until `done` settles; every answer they got. */

@@ -1,24 +1,20 @@
 // The operator's budgets as docs/configuration.md and docs/deployment.md describe them: the reading
 // budget, the worker pool's bulk lane and the time budget of a request run on the pool.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type WorkerPoolStats } from '../kernel/host/pool/worker-pool.js';
 import { ByteBudget } from '../kernel/host/byte-budget.js';
 import { send, type Answer } from './support/http.js';
 import { buildTestService, type InProcessService } from './support/service.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const echo = '/v1/kernel-probe/echo';
 const hold = '/v1/kernel-probe/hold';
 const errorOf = (json: unknown) => (json as { error: { code: string; message: string } }).error;
 
-let folder: string;
-before(async () => {
-  folder = await mkdtemp(path.join(tmpdir(), 'toolshed-budgets-'));
-});
-after(() => rm(folder, { recursive: true, force: true }));
+const folder = tempFolder('toolshed-budgets-');
 
 /** Resolves once the pool's numbers satisfy `ready` (a guard of 20 s only against a hang). */
 async function poolReaches(service: InProcessService, ready: (stats: WorkerPoolStats) => boolean): Promise<void> {

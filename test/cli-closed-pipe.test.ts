@@ -6,20 +6,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { offlineEnv, repoRoot, run } from './support/packages.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const bin = path.join(repoRoot, 'bin', 'toolshed.js');
-let scratch: string;
+const scratch = tempFolder('toolshed-pipe-');
 let fifoCount = 0;
-
-before(async () => {
-  scratch = await mkdtemp(path.join(tmpdir(), 'toolshed-pipe-'));
-});
-after(() => rm(scratch, { recursive: true, force: true }));
 
 /** The write end of a pipe nobody reads: every write to it fails with EPIPE. */
 async function pipeWithoutReader(): Promise<number> {

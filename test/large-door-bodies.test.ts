@@ -10,14 +10,14 @@
 // process (as npm start starts it): a body that takes the service down fails its test, not the file.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { launchEnvironment } from './bench/launch.js';
 import { send } from './support/http.js';
 import { exitOf, listeningUrl } from './support/started-service.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const BLOCKED_MS = 1000;
 /** `before` + a JSON array of empty arrays + `rest`, 10 MiB less 1 KiB in all. */
@@ -34,7 +34,7 @@ let url: string;
 const lines: string[] = [];
 
 before(async () => {
-  folder = await mkdtemp(path.join(tmpdir(), 'toolshed-large-bodies-'));
+  folder = tempFolder('toolshed-large-bodies-');
   const config = path.join(folder, 'config.yaml');
   // Time enough for the pool to parse 10 MiB on a busy machine: the test counts blocks, not time.
   await writeFile(config, [`watchdog: { blockedMs: ${BLOCKED_MS} }`, 'server: { port: 0, writeTimeoutMs: 300000 }', 'operations: { deadlineMs: 240000 }', 'workers: { requestBudgetMs: 240000 }', ''].join('\n'));
@@ -51,7 +51,6 @@ before(async () => {
 after(async () => {
   service.kill();
   await exitOf(service);
-  await rm(folder, { recursive: true, force: true });
 });
 
 /**

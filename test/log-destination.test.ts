@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { LogDestination } from '../kernel/host/log-destination.js';
 import { flushThenExit } from '../kernel/host/logger.js';
+import { tempFolder } from './support/temp-folder.js';
 
-const folder = mkdtempSync(path.join(tmpdir(), 'toolshed-log-'));
-after(() => rmSync(folder, { recursive: true, force: true }));
+const folder = tempFolder('toolshed-log-');
 let files = 0;
 function destinationFile(maxPendingBytes?: number): { destination: LogDestination; read: () => string; close: () => void } {
   const file = path.join(folder, `log-${files++}`);

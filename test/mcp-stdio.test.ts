@@ -3,8 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -13,9 +12,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { loadRegistry } from '../cli/load.js';
 import { externalPlugins } from './support/service.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const toolshed = fileURLToPath(new URL('../../bin/toolshed.js', import.meta.url));
-const folder = mkdtempSync(join(tmpdir(), 'toolshed-mcp-'));
+const folder = tempFolder('toolshed-mcp-');
 const configFile = join(folder, 'config.yaml');
 // A short work budget, so that kernel-probe's endless `spin` (offload: always) ends soon; trusted,
 // so that its operations choose their own place as a built-in's do (a contained plugin's pool job
@@ -38,7 +38,6 @@ before(async () => {
 });
 after(async () => {
   await client.close();
-  rmSync(folder, { recursive: true, force: true });
 });
 
 describe('toolshed mcp (stdio)', () => {

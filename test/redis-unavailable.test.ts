@@ -5,8 +5,7 @@
 // real redis-server on 127.0.0.1, killed and started again.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
@@ -14,6 +13,7 @@ import { send, type Answer } from './support/http.js';
 import { offlineEnv, repoRoot } from './support/packages.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
 import { inProcessStarter, type InProcessService } from './support/service.js';
+import { tempFolder } from './support/temp-folder.js';
 
 let redis: RedisServer;
 let scratch: string;
@@ -22,11 +22,10 @@ const build = inProcessStarter();
 
 before(async () => {
   redis = await startRedisServer();
-  scratch = await mkdtemp(path.join(tmpdir(), 'toolshed-redis-check-'));
+  scratch = tempFolder('toolshed-redis-check-');
 });
 after(async () => {
   await redis?.stop();
-  await rm(scratch, { recursive: true, force: true });
 });
 
 // A generous command timeout unless a test sets its own: a killed Redis fails each command at once

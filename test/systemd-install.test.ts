@@ -7,21 +7,22 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fg from 'fast-glob';
 import { send } from './support/http.js';
 import { offlineEnv, repoRoot, run } from './support/packages.js';
 import { exitOf, listeningUrl } from './support/started-service.js';
 import { unitSettings } from './support/unit-file.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const script = 'deploy/install-systemd.sh';
 const read = (file: string): string => readFileSync(path.join(repoRoot, file), 'utf8');
 
 
-let scratch: string;
+const scratch = tempFolder('toolshed-systemd-');
 /** A path of the real system, inside the scratch folder. */
 const mapped = (absolute: string): string => path.join(scratch, absolute);
 
@@ -31,10 +32,6 @@ const installEnv = (): NodeJS.ProcessEnv =>
 /** Text of the installed system (a unit's value, a script) with its /opt/ and /etc/ paths mapped into the scratch folder. */
 const mapPaths = (text: string): string => text.replace(/(^|\s|=|:-)(\/(opt|etc)\/)/g, `$1${scratch}$2`);
 
-before(async () => {
-  scratch = await mkdtemp(path.join(tmpdir(), 'toolshed-systemd-'));
-});
-after(() => rm(scratch, { recursive: true, force: true }));
 
 describe('the systemd steps of docs/deployment.md', () => {
   it('are the script, which the doc runs', async () => {

@@ -3,23 +3,18 @@
 // of its own laid out as the checkout is (dist/<root>/*.test.js), so the runner finds only these.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { tempFolder } from './support/temp-folder.js';
 
 const runner = fileURLToPath(new URL('../../scripts/run-tests.mjs', import.meta.url));
 const batchRunner = fileURLToPath(new URL('../../scripts/run-batch.mjs', import.meta.url));
-const folders: string[] = [];
-after(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
 
 /** Runs the runner on `files` (name → source) as dist/fixture/<name>; its exit code and output. */
 function runOn(files: Record<string, string>, env: Record<string, string> = {}): { status: number | null; output: string } {
-  const folder = mkdtempSync(path.join(tmpdir(), 'toolshed-runner-'));
-  folders.push(folder);
+  const folder = tempFolder('toolshed-runner-');
   mkdirSync(path.join(folder, 'dist', 'fixture'), { recursive: true });
   for (const [name, source] of Object.entries(files)) writeFileSync(path.join(folder, 'dist', 'fixture', name), source);
   // Not a file of this run's: node --test marks its files' environment, and would then run none.
@@ -56,8 +51,7 @@ describe('the test runner', () => {
   });
 
   it('starts a batch\'s files in the order it is given (the longest first), not by name as node --test does', () => {
-    const folder = mkdtempSync(path.join(tmpdir(), 'toolshed-runner-'));
-    folders.push(folder);
+    const folder = tempFolder('toolshed-runner-');
     const names = ['z-long.test.js', 'a-short.test.js', 'm-short.test.js'];
     for (const name of names) writeFileSync(path.join(folder, name), `import { it } from 'node:test';\nit('${name} ran', () => {});\n`);
     const outside = { ...process.env };
