@@ -175,6 +175,30 @@ describe('identify is bounded', () => {
     assert.equal(runsAtTurn, undefined, 'no turn before identify ended');
   });
 
+  it('compiles the recognizers on its first call an operation at a time, with a turn of the event loop whenever it has held it for a slice', async () => {
+    // A new list of operations, so its recognizers are compiled by this call; "   " is blank to a
+    // recognizer, so identify tries nothing and any turn it gives is the compiling's.
+    const fresh = await fakeExecutor();
+    let turns = 0;
+    let running = true;
+    setImmediate(function turn() {
+      turns += 1;
+      if (running) setImmediate(turn);
+    });
+    let clock = 0;
+    // Every look at the clock finds a slice gone: a turn before each operation's recognizers.
+    const { candidates } = await identify(fresh, { input: '   ' }, { now: () => (clock += SLICE_MS) });
+    running = false;
+    assert.deepEqual(candidates, []);
+    assert.equal(fresh.runs.length, 0);
+    assert.ok(turns >= fresh.operations().length - 1, `${turns} turns for ${fresh.operations().length} operations`);
+    // Compiled once: the next call, with the same clock, gives no turn.
+    let turnedAgain = false;
+    setImmediate(() => (turnedAgain = true));
+    await identify(fresh, { input: '   ' }, { now: () => (clock += SLICE_MS) });
+    assert.equal(turnedAgain, false);
+  });
+
   it('never runs an operation that calls an upstream, whatever its recognizers say', async () => {
     const closed = { additionalProperties: false } as const;
     const lookup = definePlugin({

@@ -186,7 +186,8 @@ export async function identify(executor: Executor, body: unknown, options: Ident
 
 /** {@link identify} of a request {@link checkIdentifyRequest} has passed (the composite checks it first, on the pool when large). */
 export async function identifyChecked(executor: Executor, request: IdentifyRequest, options: IdentifyOptions = {}): Promise<IdentifyAnswer> {
-  const chains = await new Identifier(executor, recognizersFrom(executor), options).chains(request.input, request.depth);
+  const recognizers = await recognizersFrom(executor, eventLoopSlice(options.now));
+  const chains = await new Identifier(executor, recognizers, options).chains(request.input, request.depth);
   const confirmed: IdentifyCandidate[] = chains.map((layers) => ({
     kind: layers[0]!.recognizer.kind,
     title: layers.map((layer) => layer.recognizer.title).join(' → '),

@@ -5,6 +5,7 @@
  */
 import { LinearRegExp, RECOGNIZER_SAMPLE_CHARS } from '@toolshed/plugin-sdk/contract';
 import { mainFields } from './check.js';
+import { eventLoopSlice, type EventLoopSlice } from './event-loop-slice.js';
 import type { Executor, OperationInfo } from './executor.js';
 import { isRecord } from './pointer.js';
 
@@ -56,17 +57,34 @@ function recognizersOf(operation: OperationInfo): ActiveRecognizer[] {
   return active;
 }
 
-const gathered = new WeakMap<readonly OperationInfo[], ActiveRecognizer[]>();
+const gathered = new WeakMap<readonly OperationInfo[], Promise<readonly ActiveRecognizer[]>>();
 
-/** Every recognizer of the executor's operations, highest confidence first (gathered once per list). */
-export function recognizersFrom(executor: Executor): readonly ActiveRecognizer[] {
+/**
+ * Every recognizer of the executor's operations, highest confidence first, gathered once per list
+ * of operations (concurrent first callers share it). Their patterns compile here, an operation at a
+ * time, with a turn of the event loop whenever `slice` is spent: compiled in one go, the built-ins'
+ * took the main thread 65 ms on the first identify (RE2JS parses and compiles each pattern), and a
+ * plugin's recognizers add to that.
+ */
+export function recognizersFrom(executor: Executor, slice: EventLoopSlice = eventLoopSlice()): Promise<readonly ActiveRecognizer[]> {
   const operations = executor.operations();
   let found = gathered.get(operations);
   if (found === undefined) {
-    found = operations.flatMap(recognizersOf).sort((a, b) => b.confidence - a.confidence);
+    found = gather(operations, slice);
     gathered.set(operations, found);
+    // A failure is not kept: the next identify tries again.
+    found.catch(() => gathered.delete(operations));
   }
   return found;
+}
+
+async function gather(operations: readonly OperationInfo[], slice: EventLoopSlice): Promise<readonly ActiveRecognizer[]> {
+  const found: ActiveRecognizer[] = [];
+  for (const operation of operations) {
+    if (slice.spent()) await slice.turn();
+    found.push(...recognizersOf(operation));
+  }
+  return found.sort((a, b) => b.confidence - a.confidence);
 }
 
 /** What a pattern sees of `text`: without surrounding whitespace, cut to the first characters. */
