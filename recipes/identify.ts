@@ -79,16 +79,16 @@ class Identifier {
   private readonly budget: Budget = { runs: MAX_SPECULATIVE_RUNS, bytes: MAX_SPECULATIVE_BYTES };
   /** Each try's caller: gone when identify's own signal fires; a try costs nothing more against a limit. */
   private readonly caller: Caller | undefined;
-  private readonly slice: EventLoopSlice;
 
   constructor(
     private readonly executor: Executor,
     private readonly recognizers: readonly ActiveRecognizer[],
     private readonly options: IdentifyOptions,
+    /** The request's one slice of the event loop, which the recognizers' first compile may have begun. */
+    private readonly slice: EventLoopSlice,
   ) {
     const signal = options.signal;
     this.caller = signal === undefined ? undefined : { gone: () => signal, left: () => signal.aborted, charge: () => Promise.resolve() };
-    this.slice = eventLoopSlice(options.now);
   }
 
   /** The runs worth making on `text`: recognizers whose pattern matches, grouped by the body they send, at most MAX_TRIES_PER_LAYER. */
@@ -186,8 +186,9 @@ export async function identify(executor: Executor, body: unknown, options: Ident
 
 /** {@link identify} of a request {@link checkIdentifyRequest} has passed (the composite checks it first, on the pool when large). */
 export async function identifyChecked(executor: Executor, request: IdentifyRequest, options: IdentifyOptions = {}): Promise<IdentifyAnswer> {
-  const recognizers = await recognizersFrom(executor, eventLoopSlice(options.now));
-  const chains = await new Identifier(executor, recognizers, options).chains(request.input, request.depth);
+  const slice = eventLoopSlice(options.now);
+  const recognizers = await recognizersFrom(executor, slice);
+  const chains = await new Identifier(executor, recognizers, options, slice).chains(request.input, request.depth);
   const confirmed: IdentifyCandidate[] = chains.map((layers) => ({
     kind: layers[0]!.recognizer.kind,
     title: layers.map((layer) => layer.recognizer.title).join(' → '),

@@ -5,7 +5,7 @@
  */
 import { LinearRegExp, RECOGNIZER_SAMPLE_CHARS } from '@toolshed/plugin-sdk/contract';
 import { mainFields } from './check.js';
-import { eventLoopSlice, type EventLoopSlice } from './event-loop-slice.js';
+import type { EventLoopSlice } from './event-loop-slice.js';
 import type { Executor, OperationInfo } from './executor.js';
 import { isRecord } from './pointer.js';
 
@@ -66,7 +66,7 @@ const gathered = new WeakMap<readonly OperationInfo[], Promise<readonly ActiveRe
  * took the main thread 65 ms on the first identify (RE2JS parses and compiles each pattern), and a
  * plugin's recognizers add to that.
  */
-export function recognizersFrom(executor: Executor, slice: EventLoopSlice = eventLoopSlice()): Promise<readonly ActiveRecognizer[]> {
+export function recognizersFrom(executor: Executor, slice: EventLoopSlice): Promise<readonly ActiveRecognizer[]> {
   const operations = executor.operations();
   let found = gathered.get(operations);
   if (found === undefined) {
