@@ -60,11 +60,18 @@ const keptRoot = (service: InProcessService): string[] =>
     .filter((line) => line.includes('"msg":"plugin processes run as the service\'s user (root)"'));
 
 describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_000 }, () => {
-  it('auto, with the service as root: nobody (65534), which may neither signal nor renice the service', { skip: !asRoot && NOT_ROOT }, async (t) => {
-    const service = await rogueService(t);
+  it('auto, with the service as root: a user of the plugin\'s own, which may signal and renice neither the service nor another plugin\'s processes', { skip: !asRoot && NOT_ROOT }, async (t) => {
+    const service = await rogueService(t, { dirs: [processPlugins, path.join(fixtures, 'external-plugins')], disabled: ['kernel-probe'] });
     if (keptRoot(service).length > 0) return t.skip(`a folder above this checkout is private, so the plugin runs as root here: ${keptRoot(service)[0]}`);
-    assert.equal(await pluginUid(service), 65534);
+    const rogue = await pluginUid(service);
+    // Another contained plugin, started by a request of its own.
+    assert.deepEqual((await send(service.url, '/v1/greeting/hello', { body: { name: 'Ada' } })).json, { greeting: 'Hello, Ada!' });
+    const [greetingPid] = service.host.pluginProcesses.stats().get('greeting')!.pids;
+    const greeting = Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${greetingPid}/status`, 'utf8'))?.[1]);
+    for (const uid of [rogue, greeting]) assert.ok(uid >= 61184 && uid <= 65519, `uid ${uid} is in the range of plugin users`);
+    assert.notEqual(rogue, greeting);
     assert.deepEqual((await send(service.url, `/v1/${GROUP}/kill-parent`, { body: {} })).json, { kill: 'EPERM', renice: 'EPERM' });
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/signal-process`, { body: { pid: greetingPid } })).json, { signal: 'EPERM', renice: 'EPERM' });
   });
 
   it('auto keeps the service\'s user, and says why, when a folder above the plugin is private', { skip: !asRoot && NOT_ROOT }, async (t) => {
@@ -95,20 +102,22 @@ describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_00
     await assert.rejects(buildTestService({ plugins: { dirs: [path.join(dir, 'plugins')] } }, { builtinDir: builtinPluginDir }), (error: Error) => {
       assert.equal(
         error.message,
-        `Cannot load the plugin ${path.join(folder, 'index.js')}:\n- ${folder} is not readable by other users, so plugins.user auto cannot run it as nobody, and does not run a plugin's own private files as root: ` +
+        `Cannot load the plugin ${path.join(folder, 'index.js')}:\n- ${folder} is not readable by other users, so plugins.user auto cannot run it as a user of its own, and does not run a plugin's own private files as root: ` +
           `make them readable (chmod -R o+rX ${folder}) or set plugins.user to service`,
       );
       return true;
     });
-    // Opened, the same folder runs: as nobody, or as root where a folder above this checkout is private (a CI clone in mktemp -d).
+    // Opened, the same folder runs: as a user of its own, or as root where a folder above this checkout is private (a CI clone in mktemp -d).
     await chmod(folder, 0o755);
     const service = await buildTestService({ plugins: { dirs: [path.join(dir, 'plugins')] } }, { builtinDir: builtinPluginDir });
     t.after(() => service.stop());
-    assert.equal(await pluginUid(service), keptRoot(service).length > 0 ? 0 : 65534);
+    const uid = await pluginUid(service);
+    if (keptRoot(service).length > 0) assert.equal(uid, 0);
+    else assert.ok(uid >= 61184 && uid <= 65519, `uid ${uid} is in the range of plugin users`);
   });
 
   it('auto keeps the service\'s user when Node itself is in a private folder, which no other user could start', { skip: !asRoot && NOT_ROOT }, async (t) => {
-    // As CI's second leg runs Node 26 from a mkdtemp folder: a plugin process as nobody failed to start there.
+    // As CI's second leg runs Node 26 from a mkdtemp folder: a plugin process as another user failed to start there.
     const dir = tempFolder('toolshed-private-node-');
     t.after(() => rm(dir, { recursive: true, force: true }));
     const node = path.join(dir, 'node');

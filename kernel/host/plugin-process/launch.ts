@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'n
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fg from '../vendor/fast-glob.js';
+import { pluginUser, type ProcessUser } from './plugin-users.js';
 
 /** What the operator allows a group beyond the default (`plugins.grants.<group>`). */
 export interface Grants {
@@ -22,11 +23,7 @@ export interface Grants {
   readonly write?: readonly string[];
 }
 
-/** A user and group id to run as. */
-export interface ProcessUser {
-  readonly uid: number;
-  readonly gid: number;
-}
+export type { ProcessUser };
 
 /** Everything `child_process.spawn` needs. */
 export interface Launch {
@@ -40,9 +37,6 @@ export interface Launch {
 
 /** `plugins.user`: `auto`, `service`, or a user and group id. */
 export type UserSetting = 'auto' | 'service' | ProcessUser;
-
-/** The user `auto` runs plugins as when the service runs as root: nobody (65534), nogroup (65534) on Debian and most distributions. */
-export const NOBODY: ProcessUser = { uid: 65534, gid: 65534 };
 
 /** The user a plugin's processes run as, or why they run as the service's own user under `auto`. */
 export interface UserChoice {
@@ -69,29 +63,30 @@ function hiddenBy(file: string): string | undefined {
 }
 
 /**
- * The user for a plugin's processes. `service`: the service's own. A uid and gid: those (the
- * service must run as root; config.ts checks it). `auto`: nobody when the service runs as root and
- * everything the process must read is readable by others; otherwise the service's own user, with
+ * The user for the processes of the plugin whose folder is `own`. `service`: the service's own. A
+ * uid and gid: those (the service must run as root; config.ts checks it). `auto`: a user of the
+ * plugin's own (plugin-users.ts) when the service runs as root and everything the process must read
+ * is readable by others; otherwise the service's own user, with
  * the reason (a private folder above the service or the plugin). Not when what is private is the
  * plugin's own folder (`own`) or in it: its modes are its author's (a tarball carries them), and a
  * red-team plugin shipped its folder as 700 to run as root and kill the service. That throws.
  */
-export function chooseUser(setting: UserSetting, readable: readonly string[], own?: string): UserChoice {
+export function chooseUser(setting: UserSetting, readable: readonly string[], own: string): UserChoice {
   if (setting === 'service') return {};
   if (setting !== 'auto') return { user: setting };
   if (process.getuid?.() !== 0) return {};
   for (const file of readable) {
     const hidden = hiddenBy(file);
     if (hidden === undefined) continue;
-    if (own !== undefined && (hidden === own || hidden.startsWith(own + path.sep))) {
+    if (hidden === own || hidden.startsWith(own + path.sep)) {
       throw new Error(
-        `${hidden} is not readable by other users, so plugins.user auto cannot run it as nobody, and does not run a plugin's own private files as root: ` +
+        `${hidden} is not readable by other users, so plugins.user auto cannot run it as a user of its own, and does not run a plugin's own private files as root: ` +
           `make them readable (chmod -R o+rX ${own}) or set plugins.user to service`,
       );
     }
     return { kept: `${hidden} is not readable by other users` };
   }
-  return { user: NOBODY };
+  return { user: pluginUser(own) };
 }
 
 /** The main module of every plugin process. */
