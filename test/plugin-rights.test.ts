@@ -70,6 +70,12 @@ describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_00
     const greeting = Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${greetingPid}/status`, 'utf8'))?.[1]);
     for (const uid of [rogue, greeting]) assert.ok(uid >= 61184 && uid <= 65519, `uid ${uid} is in the range of plugin users`);
     assert.notEqual(rogue, greeting);
+    // The start says which id each plugin got: the one a folder of a write grant must be writable by.
+    const said = service.logs.join('').split('\n').filter((line) => line.includes('"msg":"plugin processes run as another user"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepEqual(
+      said.map(({ plugin, uid, gid }) => ({ plugin, uid, gid })).sort((a, b) => String(a.plugin).localeCompare(String(b.plugin))),
+      [{ plugin: 'greeting', uid: greeting, gid: greeting }, { plugin: GROUP, uid: rogue, gid: rogue }],
+    );
     assert.deepEqual((await send(service.url, `/v1/${GROUP}/kill-parent`, { body: {} })).json, { kill: 'EPERM', renice: 'EPERM' });
     assert.deepEqual((await send(service.url, `/v1/${GROUP}/signal-process`, { body: { pid: greetingPid } })).json, { signal: 'EPERM', renice: 'EPERM' });
   });

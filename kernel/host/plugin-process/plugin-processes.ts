@@ -56,6 +56,8 @@ export class PluginProcesses {
       const grants: Grants = config.plugins.grants[group] ?? {};
       const launch = launchOf('serve', specifier, { grants, heapMb: memoryMb, env: environmentOf(config, group, service), user: config.plugins.user });
       if (launch.kept !== undefined) logger.warn({ plugin: group, reason: launch.kept }, 'plugin processes run as the service\'s user (root)');
+      // The id `auto` picked is the one a folder of a write grant must be writable by.
+      else if (launch.user !== undefined) logger.info({ plugin: group, uid: launch.user.uid, gid: launch.user.gid }, 'plugin processes run as another user');
       const { idleMs, niceness } = config.workers;
       const quietMs = config.operations.groupDeadlineMs[group] ?? config.operations.deadlineMs;
       this.shares.set(group, new PluginShare({ group, processes, pipeline, maxQueue, rssMb, idleMs, quietMs, niceness, maxAnswerBytes: config.server.maxAnswerBytes, config: section, launch, logger }));
