@@ -149,12 +149,16 @@ describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_00
     assert.deepEqual((await send(service.url, `/v1/${GROUP}/signal`, { body: { pid: process.pid } })).json, { signal: 'allowed' });
   });
 
-  it('{ uid, gid }: that user', { skip: !asRoot && NOT_ROOT }, async (t) => {
+  it('{ uid, gid }: that user, for every plugin, so one plugin may signal and renice another\'s processes', { skip: !asRoot && NOT_ROOT }, async (t) => {
     // Such a checkout stops the start itself: the process that reads the manifest cannot read the module.
     if (!othersMayRead(path.join(processPlugins, GROUP, 'index.js'))) return t.skip('this checkout is not readable by uid 65534');
-    const service = await rogueService(t, { user: { uid: 65534, gid: 65534 } });
+    const service = await rogueService(t, { dirs: [processPlugins, path.join(fixtures, 'external-plugins')], disabled: ['kernel-probe'], user: { uid: 65534, gid: 65534 } });
     if (keptRoot(service).length > 0 || service.logs.join('').includes('EACCES')) return t.skip('this checkout is not readable by uid 65534');
     assert.equal(await pluginUid(service), 65534);
+    // What docs/configuration.md says of one user named for all: unlike auto's, the plugins reach each other.
+    assert.deepEqual((await send(service.url, '/v1/greeting/hello', { body: { name: 'Ada' } })).json, { greeting: 'Hello, Ada!' });
+    const [greetingPid] = service.host.pluginProcesses.stats().get('greeting')!.pids;
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/signal-process`, { body: { pid: greetingPid } })).json, { signal: 'allowed', renice: 'allowed' });
   });
 });
 
