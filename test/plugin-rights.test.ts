@@ -46,12 +46,26 @@ async function rogueService(t: TestContext, plugins: Record<string, unknown> = {
   return service;
 }
 
+/** The real user id of process `pid`. */
+const uidOf = (pid: number): number => Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+
 /** The real user id of the plugin's one process, started by a request. */
 async function pluginUid(service: InProcessService): Promise<number> {
   assert.deepEqual((await send(service.url, `/v1/${GROUP}/echo`, { body: { text: 'x' } })).json, { text: 'x' });
-  const [pid] = service.host.pluginProcesses.stats().get(GROUP)!.pids;
-  return Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+  return uidOf(service.host.pluginProcesses.stats().get(GROUP)!.pids[0]!);
 }
+
+/** The rogue plugin's section with a second contained plugin beside it: greeting. */
+const withGreeting = { dirs: [processPlugins, path.join(fixtures, 'external-plugins')], disabled: ['kernel-probe'] };
+
+/** The pid of greeting's one process, started by a request. */
+async function greetingPid(service: InProcessService): Promise<number> {
+  assert.deepEqual((await send(service.url, '/v1/greeting/hello', { body: { name: 'Ada' } })).json, { greeting: 'Hello, Ada!' });
+  return service.host.pluginProcesses.stats().get('greeting')!.pids[0]!;
+}
+
+/** Asserts that `uid` is one `auto` gives a plugin of its own (kernel/host/plugin-process/plugin-users.ts). */
+const assertPluginUser = (uid: number): void => assert.ok(uid >= 61184 && uid <= 65519, `uid ${uid} is in the range of plugin users`);
 
 const keptRoot = (service: InProcessService): string[] =>
   service.logs
@@ -61,14 +75,13 @@ const keptRoot = (service: InProcessService): string[] =>
 
 describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_000 }, () => {
   it('auto, with the service as root: a user of the plugin\'s own, which may signal and renice neither the service nor another plugin\'s processes', { skip: !asRoot && NOT_ROOT }, async (t) => {
-    const service = await rogueService(t, { dirs: [processPlugins, path.join(fixtures, 'external-plugins')], disabled: ['kernel-probe'] });
+    const service = await rogueService(t, withGreeting);
     if (keptRoot(service).length > 0) return t.skip(`a folder above this checkout is private, so the plugin runs as root here: ${keptRoot(service)[0]}`);
     const rogue = await pluginUid(service);
     // Another contained plugin, started by a request of its own.
-    assert.deepEqual((await send(service.url, '/v1/greeting/hello', { body: { name: 'Ada' } })).json, { greeting: 'Hello, Ada!' });
-    const [greetingPid] = service.host.pluginProcesses.stats().get('greeting')!.pids;
-    const greeting = Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${greetingPid}/status`, 'utf8'))?.[1]);
-    for (const uid of [rogue, greeting]) assert.ok(uid >= 61184 && uid <= 65519, `uid ${uid} is in the range of plugin users`);
+    const other = await greetingPid(service);
+    const greeting = uidOf(other);
+    for (const uid of [rogue, greeting]) assertPluginUser(uid);
     assert.notEqual(rogue, greeting);
     // The start says which id each plugin got: the one a folder of a write grant must be writable by.
     const said = service.logs.join('').split('\n').filter((line) => line.includes('"msg":"plugin processes run as another user"')).map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -77,7 +90,7 @@ describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_00
       [{ plugin: 'greeting', uid: greeting, gid: greeting }, { plugin: GROUP, uid: rogue, gid: rogue }],
     );
     assert.deepEqual((await send(service.url, `/v1/${GROUP}/kill-parent`, { body: {} })).json, { kill: 'EPERM', renice: 'EPERM' });
-    assert.deepEqual((await send(service.url, `/v1/${GROUP}/signal-process`, { body: { pid: greetingPid } })).json, { signal: 'EPERM', renice: 'EPERM' });
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/signal`, { body: { pid: other } })).json, { signal: 'EPERM', renice: 'EPERM' });
   });
 
   it('auto keeps the service\'s user, and says why, when a folder above the plugin is private', { skip: !asRoot && NOT_ROOT }, async (t) => {
@@ -119,7 +132,7 @@ describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_00
     t.after(() => service.stop());
     const uid = await pluginUid(service);
     if (keptRoot(service).length > 0) assert.equal(uid, 0);
-    else assert.ok(uid >= 61184 && uid <= 65519, `uid ${uid} is in the range of plugin users`);
+    else assertPluginUser(uid);
   });
 
   it('auto keeps the service\'s user when Node itself is in a private folder, which no other user could start', { skip: !asRoot && NOT_ROOT }, async (t) => {
@@ -146,19 +159,17 @@ describe('the user a contained plugin runs as (plugins.user)', { timeout: 120_00
     // It runs at workers.niceness, below the service.
     assert.equal(getPriority(service.host.pluginProcesses.stats().get(GROUP)!.pids[0]), 10);
     // Signal 0 asks the system whether a signal would be delivered, and delivers none.
-    assert.deepEqual((await send(service.url, `/v1/${GROUP}/signal`, { body: { pid: process.pid } })).json, { signal: 'allowed' });
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/signal`, { body: { pid: process.pid } })).json, { signal: 'allowed', renice: 'allowed' });
   });
 
   it('{ uid, gid }: that user, for every plugin, so one plugin may signal and renice another\'s processes', { skip: !asRoot && NOT_ROOT }, async (t) => {
     // Such a checkout stops the start itself: the process that reads the manifest cannot read the module.
     if (!othersMayRead(path.join(processPlugins, GROUP, 'index.js'))) return t.skip('this checkout is not readable by uid 65534');
-    const service = await rogueService(t, { dirs: [processPlugins, path.join(fixtures, 'external-plugins')], disabled: ['kernel-probe'], user: { uid: 65534, gid: 65534 } });
+    const service = await rogueService(t, { ...withGreeting, user: { uid: 65534, gid: 65534 } });
     if (keptRoot(service).length > 0 || service.logs.join('').includes('EACCES')) return t.skip('this checkout is not readable by uid 65534');
     assert.equal(await pluginUid(service), 65534);
     // What docs/configuration.md says of one user named for all: unlike auto's, the plugins reach each other.
-    assert.deepEqual((await send(service.url, '/v1/greeting/hello', { body: { name: 'Ada' } })).json, { greeting: 'Hello, Ada!' });
-    const [greetingPid] = service.host.pluginProcesses.stats().get('greeting')!.pids;
-    assert.deepEqual((await send(service.url, `/v1/${GROUP}/signal-process`, { body: { pid: greetingPid } })).json, { signal: 'allowed', renice: 'allowed' });
+    assert.deepEqual((await send(service.url, `/v1/${GROUP}/signal`, { body: { pid: await greetingPid(service) } })).json, { signal: 'allowed', renice: 'allowed' });
   });
 });
 

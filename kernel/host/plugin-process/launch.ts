@@ -23,8 +23,6 @@ export interface Grants {
   readonly write?: readonly string[];
 }
 
-export type { ProcessUser };
-
 /** Everything `child_process.spawn` needs. */
 export interface Launch {
   readonly command: string;

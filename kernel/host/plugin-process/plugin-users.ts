@@ -23,9 +23,9 @@ export interface ProcessUser {
 export const FIRST_PLUGIN_UID = 61184;
 export const PLUGIN_UIDS = 65519 - FIRST_PLUGIN_UID + 1;
 
-/** Plugin folder → its user; id → the folder that holds it. */
+/** Plugin folder → its user, and the ids given. */
 const users = new Map<string, ProcessUser>();
-const holders = new Map<number, string>();
+const taken = new Set<number>();
 
 /** FNV-1a, 32 bits, of the folder's UTF-16 code units: a spread, not a secret. */
 export function folderHash(folder: string): number {
@@ -40,9 +40,9 @@ export function pluginUser(folder: string): ProcessUser {
   if (known !== undefined) return known;
   if (users.size >= PLUGIN_UIDS) throw new Error(`more than ${PLUGIN_UIDS} plugin folders: no user id of their own is left for ${folder}`);
   let uid = FIRST_PLUGIN_UID + (folderHash(folder) % PLUGIN_UIDS);
-  while (holders.has(uid)) uid = uid === FIRST_PLUGIN_UID + PLUGIN_UIDS - 1 ? FIRST_PLUGIN_UID : uid + 1;
+  while (taken.has(uid)) uid = uid === FIRST_PLUGIN_UID + PLUGIN_UIDS - 1 ? FIRST_PLUGIN_UID : uid + 1;
   const user = { uid, gid: uid };
   users.set(folder, user);
-  holders.set(uid, folder);
+  taken.add(uid);
   return user;
 }
